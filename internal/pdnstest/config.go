@@ -1,0 +1,180 @@
+package pdnstest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Environment variables that configure the test matrix.
+const (
+	// EnvProvider selects how servers run: auto (default), container or
+	// process. auto uses containers when a Docker engine answers, else
+	// local pdns_server processes.
+	EnvProvider = "PDNS_TEST_PROVIDER"
+	// EnvImages lists the images run with gsqlite3 (comma-separated).
+	EnvImages = "PDNS_TEST_IMAGES"
+	// EnvLMDBImages lists the images also run with LMDB; "none" for none.
+	EnvLMDBImages = "PDNS_TEST_LMDB_IMAGES"
+	// EnvRoots lists the Debian roots (or "host") run with gsqlite3 by the
+	// process provider.
+	EnvRoots = "PDNS_TEST_ROOTS"
+	// EnvLMDBRoots lists the Debian roots (or "host") also run with LMDB;
+	// "none" for none.
+	EnvLMDBRoots = "PDNS_TEST_LMDB_ROOTS"
+	// EnvRequired, when "1", makes a missing PowerDNS a test failure
+	// rather than a skip. CI sets it.
+	EnvRequired = "PDNS_TEST_REQUIRED"
+)
+
+// errNoServer is returned when neither a Docker engine nor a pdns_server is
+// available; tests skip on it unless PDNS_TEST_REQUIRED=1.
+var errNoServer = errors.New("no PowerDNS available: run `make test` " +
+	"(it builds local PowerDNS images or Debian roots), or install pdns-server, " +
+	"pdns-backend-sqlite3 and sqlite3; set " + EnvRequired + "=1 to fail instead of skipping")
+
+// Targets returns the configured test matrix, read from the environment.
+func Targets() ([]Target, error) {
+	provider, err := selectProvider()
+	if err != nil {
+		return nil, err
+	}
+	switch provider {
+	case Container:
+		return containerTargets(), nil
+	default:
+		return processTargets()
+	}
+}
+
+func containerTargets() []Target {
+	images := splitList(os.Getenv(EnvImages))
+	if len(images) == 0 {
+		images = []string{DefaultImage49, DefaultImage51}
+	}
+	lmdb := splitList(os.Getenv(EnvLMDBImages))
+	if _, set := os.LookupEnv(EnvLMDBImages); !set {
+		lmdb = []string{DefaultImage49, DefaultImage51}
+		if _, custom := os.LookupEnv(EnvImages); custom {
+			lmdb = nil // a custom matrix names its LMDB images itself
+		}
+	}
+	return matrix(Container, images, lmdb)
+}
+
+func processTargets() ([]Target, error) {
+	roots := splitList(os.Getenv(EnvRoots))
+	lmdb := splitList(os.Getenv(EnvLMDBRoots))
+	_, lmdbSet := os.LookupEnv(EnvLMDBRoots)
+	if len(roots) == 0 {
+		found := builtRoots()
+		switch {
+		case len(found) > 0:
+			roots = found
+			if !lmdbSet {
+				// As in the container matrix: LMDB on 4.9 and 5.1.
+				for _, r := range found {
+					if v := filepath.Base(r); v != "4.7" {
+						lmdb = append(lmdb, r)
+					}
+				}
+			}
+		case hostPDNS() != "":
+			roots = []string{HostRoot}
+			if !lmdbSet && hostHasLMDB() {
+				lmdb = []string{HostRoot}
+			}
+		default:
+			return nil, errNoServer
+		}
+	}
+	return matrix(Process, roots, lmdb), nil
+}
+
+func matrix(p Provider, sqlite, lmdb []string) []Target {
+	var out []Target
+	add := func(src string, b Backend) {
+		t := Target{Provider: p, Backend: b}
+		if p == Container {
+			t.Image = src
+		} else {
+			t.Root = src
+		}
+		out = append(out, t)
+	}
+	for _, s := range sqlite {
+		add(s, GSQLite3)
+	}
+	for _, s := range lmdb {
+		if s != "none" {
+			add(s, LMDB)
+		}
+	}
+	return out
+}
+
+// builtRoots lists the Debian roots made by images/build.sh, oldest
+// version first.
+func builtRoots() []string {
+	dir := defaultRootsDir()
+	var out []string
+	for _, v := range []string{"4.7", "4.9", "5.1"} {
+		root := filepath.Join(dir, v)
+		if _, err := os.Stat(filepath.Join(root, "usr/sbin/pdns_server")); err == nil {
+			out = append(out, root)
+		}
+	}
+	return out
+}
+
+func hostPDNS() string {
+	if p, err := exec.LookPath("pdns_server"); err == nil {
+		return p
+	}
+	for _, p := range []string{"/usr/sbin/pdns_server", "/usr/local/sbin/pdns_server"} {
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+func hostHasLMDB() bool {
+	matches, _ := filepath.Glob("/usr/lib/*/pdns/liblmdbbackend.so")
+	return len(matches) > 0
+}
+
+var (
+	providerOnce   sync.Once
+	providerResult Provider
+	providerErr    error
+)
+
+// selectProvider reads EnvProvider once; for auto it asks the Docker engine.
+func selectProvider() (Provider, error) {
+	providerOnce.Do(func() {
+		switch v := strings.ToLower(strings.TrimSpace(os.Getenv(EnvProvider))); v {
+		case "", "auto":
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			if dockerAnswers(ctx) {
+				providerResult = Container
+			} else {
+				providerResult = Process
+			}
+		case string(Container):
+			providerResult = Container
+		case string(Process):
+			providerResult = Process
+		default:
+			providerErr = fmt.Errorf("%s=%q: want auto, container or process", EnvProvider, v)
+		}
+	})
+	return providerResult, providerErr
+}

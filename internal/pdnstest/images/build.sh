@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# Builds PowerDNS Authoritative test images from Debian's own packages, for
+# machines that cannot pull the official powerdns/pdns-auth-* images.
+#
+#   build.sh [--no-docker] [VERSION ...]     VERSION is 4.7, 4.9 or 5.1 (default: all)
+#
+# For each version it makes a Debian root with debootstrap (bookworm ships 4.7,
+# trixie 4.9, sid 5.1), configures it like the official images (sqlite database
+# at /var/lib/powerdns/pdns.sqlite3 with the schema loaded, API on 8081, DNS on
+# 53, arguments appended to pdns_server) and imports it as pdnskit/pdns-auth:VERSION.
+# The roots are kept in $PDNS_ROOTS_DIR (default ~/.cache/pdnskit/roots) and are
+# what the harness's process provider runs with chroot where Docker is absent.
+#
+# A second run reuses a root whose recipe has not changed and an image built
+# from that root, so it takes seconds. Needs root (debootstrap, chroot).
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+roots_dir=${PDNS_ROOTS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pdnskit/roots}
+repo=${PDNS_IMAGE_REPO:-pdnskit/pdns-auth}
+# Mirror: debootstrap's own default unless the caller names one.
+mirror=${DEBIAN_MIRROR:-}
+use_docker=1
+
+log() { printf '[images] %s\n' "$*" >&2; }
+die() { printf '[images] error: %s\n' "$*" >&2; exit 1; }
+
+suite_of() {
+	case "$1" in
+	4.7) echo bookworm ;;
+	4.9) echo trixie ;;
+	5.1) echo sid ;;
+	*) die "unknown PowerDNS version '$1' (want 4.7, 4.9 or 5.1)" ;;
+	esac
+}
+
+# The recipe: everything that decides what a root contains. A root or an image
+# built from another recipe is rebuilt.
+recipe_hash() {
+	cat "$0" "$here/pdns.conf" "$here/pdns-start" | sha256sum | cut -c1-16
+}
+
+packages=pdns-server,pdns-backend-sqlite3,pdns-backend-lmdb,sqlite3,tini
+
+build_root() {
+	local version=$1 suite root stamp hash
+	suite=$(suite_of "$version")
+	root="$roots_dir/$version"
+	stamp="$root/.pdnskit-recipe"
+	hash=$(recipe_hash)
+	if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$hash" ]; then
+		log "$version: reusing Debian $suite root at $root"
+		return
+	fi
+	log "$version: building a Debian $suite root at $root (a few minutes the first time)"
+	rm -rf "$root" "$root.tmp"
+	mkdir -p "$root.tmp"
+	# shellcheck disable=SC2086 # $mirror is empty or one word
+	debootstrap --variant=minbase --include="$packages" "$suite" "$root.tmp" $mirror \
+		>"$roots_dir/$version.debootstrap.log" 2>&1 ||
+		die "$version: debootstrap failed; see $roots_dir/$version.debootstrap.log"
+	configure_root "$root.tmp"
+	echo "$hash" >"$root.tmp/.pdnskit-recipe"
+	mv "$root.tmp" "$root"
+	log "$version: $(chroot "$root" dpkg-query -W -f='${Package} ${Version}' pdns-server)"
+}
+
+configure_root() {
+	local root=$1
+	# Configuration as in the official images: sqlite by default, anything
+	# else (API, webserver, launch=lmdb) given as arguments.
+	rm -rf "$root/etc/powerdns/pdns.d"
+	mkdir -p "$root/etc/powerdns/pdns.d"
+	install -m 0644 "$here/pdns.conf" "$root/etc/powerdns/pdns.conf"
+	install -m 0755 "$here/pdns-start" "$root/usr/local/sbin/pdns-start"
+	mkdir -p "$root/usr/share/pdnskit"
+	local schema=/usr/share/pdns-backend-sqlite3/schema/schema.sqlite3.sql
+	chroot "$root" sqlite3 /usr/share/pdnskit/empty.sqlite3 <"$root$schema"
+	rm -f "$root/var/lib/powerdns/pdns.sqlite3"
+	cp "$root/usr/share/pdnskit/empty.sqlite3" "$root/var/lib/powerdns/pdns.sqlite3"
+	# pdns_server runs as pdns and keeps its control socket here.
+	mkdir -p "$root/run/pdns"
+	chroot "$root" chown -R pdns:pdns /var/lib/powerdns /run/pdns
+	# Nothing below is needed to run pdns_server; it only makes images larger.
+	rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/* \
+		"$root"/usr/share/doc/* "$root"/usr/share/man/* "$root"/usr/share/locale/*
+}
+
+build_image() {
+	local version=$1 root image hash have
+	root="$roots_dir/$version"
+	image="$repo:$version"
+	hash=$(cat "$root/.pdnskit-recipe")
+	have=$(docker image inspect -f '{{ index .Config.Labels "org.pdnskit.recipe" }}' "$image" 2>/dev/null || true)
+	if [ "$have" = "$hash" ]; then
+		log "$version: image $image is up to date"
+		return
+	fi
+	log "$version: importing $image"
+	tar -C "$root" --exclude=./.pdnskit-recipe --numeric-owner -c . |
+		docker import \
+			-c 'ENTRYPOINT ["/usr/bin/tini", "--", "/usr/local/sbin/pdns-start"]' \
+			-c 'USER pdns' \
+			-c 'EXPOSE 53/tcp 53/udp 8081/tcp' \
+			-c "LABEL org.pdnskit.recipe=$hash" \
+			-c "LABEL org.pdnskit.powerdns=$version" \
+			-m "PowerDNS Authoritative $version from Debian $(suite_of "$version")" \
+			- "$image" >/dev/null
+}
+
+main() {
+	local versions=()
+	for arg in "$@"; do
+		case "$arg" in
+		--no-docker) use_docker=0 ;;
+		-h | --help) sed -n '2,15p' "$0"; exit 0 ;;
+		*) versions+=("$arg") ;;
+		esac
+	done
+	[ ${#versions[@]} -gt 0 ] || versions=(4.7 4.9 5.1)
+	[ "$(id -u)" = 0 ] || die "debootstrap and chroot need root; run as root (or with sudo)"
+	command -v debootstrap >/dev/null || die "debootstrap is missing: apt-get install -y debootstrap"
+	mkdir -p "$roots_dir"
+
+	# The roots are independent downloads: build them side by side.
+	local pids=() v
+	for v in "${versions[@]}"; do
+		suite_of "$v" >/dev/null
+		build_root "$v" &
+		pids+=($!)
+	done
+	local failed=0 pid
+	for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
+	[ $failed = 0 ] || die "some roots failed to build"
+
+	if [ $use_docker = 1 ]; then
+		for v in "${versions[@]}"; do build_image "$v"; done
+	fi
+}
+
+main "$@"

@@ -1,0 +1,82 @@
+package pdnstest_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/joeig/go-powerdns/v3"
+	"github.com/miekg/dns"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pdnskit/reconcile/internal/pdnstest"
+)
+
+func TestMain(m *testing.M) { pdnstest.Main(m) }
+
+// TestSmoke proves each configured server is a working PowerDNS: a zone
+// created and an RRset written through the API read back through the API
+// and over DNS, on UDP and TCP.
+func TestSmoke(t *testing.T) {
+	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
+		t.Parallel()
+		t.Logf("PowerDNS %s, %s backend, %s provider (%s), API %s, DNS %s",
+			srv.Version, srv.Backend, srv.Target.Provider, srv.Target, srv.URL, srv.DNSAddr)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+
+		zone := srv.NewZone(t)
+		name := "www." + zone
+		require.NoError(t, srv.Client.Records.Patch(ctx, zone, &powerdns.RRsets{Sets: []powerdns.RRset{{
+			Name:       powerdns.String(name),
+			Type:       powerdns.RRTypePtr(powerdns.RRTypeA),
+			TTL:        powerdns.Uint32(300),
+			ChangeType: powerdns.ChangeTypePtr(powerdns.ChangeTypeReplace),
+			Records: []powerdns.Record{
+				{Content: powerdns.String("192.0.2.10"), Disabled: powerdns.Bool(false)},
+				{Content: powerdns.String("192.0.2.11"), Disabled: powerdns.Bool(false)},
+			},
+		}}}))
+
+		got, err := srv.Client.Records.Get(ctx, zone, name, powerdns.RRTypePtr(powerdns.RRTypeA))
+		require.NoError(t, err)
+		require.Len(t, got, 1)
+		var contents []string
+		for _, r := range got[0].Records {
+			contents = append(contents, *r.Content)
+		}
+		assert.ElementsMatch(t, []string{"192.0.2.10", "192.0.2.11"}, contents)
+		assert.Equal(t, uint32(300), *got[0].TTL)
+
+		for _, network := range []string{"udp", "tcp"} {
+			c := &dns.Client{Net: network, Timeout: 5 * time.Second}
+			resp, _, err := c.ExchangeContext(ctx, new(dns.Msg).SetQuestion(name, dns.TypeA), srv.DNSAddr)
+			require.NoError(t, err, network)
+			require.Equal(t, dns.RcodeSuccess, resp.Rcode, network)
+			assert.True(t, resp.Authoritative, "%s: answer is authoritative", network)
+			var addrs []string
+			for _, rr := range resp.Answer {
+				if a, ok := rr.(*dns.A); ok {
+					addrs = append(addrs, a.A.String())
+					assert.Equal(t, uint32(300), a.Hdr.Ttl)
+				}
+			}
+			assert.ElementsMatch(t, []string{"192.0.2.10", "192.0.2.11"}, addrs, network)
+		}
+	})
+}
+
+// TestStartDedicated proves Start gives a test its own server, stopped when
+// the test ends.
+func TestStartDedicated(t *testing.T) {
+	srv := pdnstest.Start(t, pdnstest.WithArgs("--webserver-max-bodysize=1"))
+	require.NotEmpty(t, srv.Version)
+	assert.True(t, srv.AtLeast(4, 7), "version %s", srv.Version)
+	zone := srv.NewZone(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	z, err := srv.Client.Zones.Get(ctx, zone)
+	require.NoError(t, err)
+	assert.Equal(t, zone, *z.Name)
+}

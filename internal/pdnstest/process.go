@@ -1,0 +1,183 @@
+package pdnstest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// sqliteSchema is where Debian's pdns-backend-sqlite3 keeps its schema.
+const sqliteSchema = "/usr/share/pdns-backend-sqlite3/schema/schema.sqlite3.sql"
+
+// emptyDatabase is the sqlite database with the schema loaded that
+// images/build.sh leaves in every Debian root.
+const emptyDatabase = "/usr/share/pdnskit/empty.sqlite3"
+
+// startProcess runs pdns_server on free loopback ports with its own config
+// dir and fresh database: inside a Debian root with chroot, or from PATH.
+func startProcess(ctx context.Context, srv *Server, extra []string) error {
+	root := srv.Target.Root
+	bin := "/usr/sbin/pdns_server"
+	tmpParent := filepath.Join(root, "tmp")
+	if root == HostRoot {
+		if bin = hostPDNS(); bin == "" {
+			return errNoServer
+		}
+		tmpParent = os.TempDir()
+	} else if _, err := os.Stat(filepath.Join(root, bin)); err != nil {
+		return fmt.Errorf("no pdns_server in Debian root %s: %w", root, err)
+	}
+	dir, err := os.MkdirTemp(tmpParent, "pdnstest-")
+	if err != nil {
+		return fmt.Errorf("make server dir: %w", err)
+	}
+	// inside is dir as the server sees it, from within its root.
+	inside := dir
+	if root != HostRoot {
+		inside = "/tmp/" + filepath.Base(dir)
+	}
+	srv.stop = func(context.Context) error { return os.RemoveAll(dir) }
+
+	apiPort, err := freePort("127.0.0.1")
+	if err != nil {
+		return err
+	}
+	dnsPort, err := freePort("127.0.0.1")
+	if err != nil {
+		return err
+	}
+	args := apiArgs(srv.APIKey, "127.0.0.1", apiPort)
+	args = append(args,
+		"--guardian=no", "--daemon=no", "--disable-syslog", "--write-pid=no",
+		"--socket-dir="+inside,
+		"--local-address=127.0.0.1",
+		"--local-port="+strconv.Itoa(dnsPort),
+	)
+	switch srv.Backend {
+	case LMDB:
+		args = append(args, lmdbArgs(inside)...)
+	default:
+		if err := freshSQLite(root, filepath.Join(dir, "pdns.sqlite3")); err != nil {
+			return err
+		}
+		args = append(args,
+			"--config-dir="+inside,
+			"--launch=gsqlite3",
+			"--gsqlite3-database="+inside+"/pdns.sqlite3",
+			"--gsqlite3-dnssec",
+		)
+	}
+	args = append(args, extra...)
+
+	out := &lockedBuffer{limit: 1 << 20}
+	cmd := exec.Command(bin, args...)
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.Dir = "/"
+	cmd.SysProcAttr = processAttr(root)
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("start %s: %w", bin, err)
+	}
+	exited := make(chan struct{})
+	go func() {
+		_ = cmd.Wait()
+		close(exited)
+	}()
+	srv.logs = out.String
+	srv.stop = func(ctx context.Context) error {
+		defer os.RemoveAll(dir)
+		return stopProcess(ctx, cmd, exited)
+	}
+	srv.endpoints = []endpoint{{
+		url:     "http://127.0.0.1:" + strconv.Itoa(apiPort),
+		dnsAddr: "127.0.0.1:" + strconv.Itoa(dnsPort),
+	}}
+	// A server that exits at once (bad argument, port taken) should say so
+	// rather than leave waitReady polling until its deadline.
+	select {
+	case <-exited:
+		return fmt.Errorf("pdns_server exited at start: %v", cmd.ProcessState)
+	case <-time.After(200 * time.Millisecond):
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return nil
+}
+
+// stopProcess asks pdns_server to stop, and kills it if it does not.
+func stopProcess(ctx context.Context, cmd *exec.Cmd, exited <-chan struct{}) error {
+	select {
+	case <-exited:
+		return nil
+	default:
+	}
+	_ = cmd.Process.Signal(os.Interrupt)
+	t := time.NewTimer(10 * time.Second)
+	defer t.Stop()
+	select {
+	case <-exited:
+		return nil
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	if err := cmd.Process.Kill(); err != nil && !errors.Is(err, os.ErrProcessDone) {
+		return fmt.Errorf("kill pdns_server: %w", err)
+	}
+	<-exited
+	return nil
+}
+
+// freshSQLite creates an empty PowerDNS sqlite database at path: a copy of
+// the root's prepared database, or, for the host's pdns_server, one made
+// from Debian's schema with the sqlite3 command.
+func freshSQLite(root, path string) error {
+	if root != HostRoot {
+		b, err := os.ReadFile(filepath.Join(root, emptyDatabase))
+		if err != nil {
+			return fmt.Errorf("read prepared database (rebuild the root with `make images`): %w", err)
+		}
+		return os.WriteFile(path, b, 0o600)
+	}
+	schema, err := os.ReadFile(sqliteSchema)
+	if err != nil {
+		return fmt.Errorf("read sqlite schema (install pdns-backend-sqlite3): %w", err)
+	}
+	sqlite, err := exec.LookPath("sqlite3")
+	if err != nil {
+		return errors.New("the sqlite3 command is needed to create a test database: install sqlite3")
+	}
+	cmd := exec.Command(sqlite, path)
+	cmd.Stdin = bytes.NewReader(schema)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("load sqlite schema: %w: %s", err, out)
+	}
+	return nil
+}
+
+// lockedBuffer collects a process's output, up to limit bytes.
+type lockedBuffer struct {
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	limit int
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if room := b.limit - b.buf.Len(); room > 0 {
+		b.buf.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}

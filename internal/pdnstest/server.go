@@ -1,0 +1,386 @@
+package pdnstest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/joeig/go-powerdns/v3"
+	"github.com/miekg/dns"
+)
+
+// DefaultStartTimeout bounds how long a server may take to answer on both its
+// API and its DNS port.
+const DefaultStartTimeout = 90 * time.Second
+
+// Server is a running PowerDNS Authoritative.
+type Server struct {
+	Target Target
+	// URL is the API base URL, e.g. http://127.0.0.1:32771.
+	URL    string
+	APIKey string
+	// DNSAddr is host:port of the DNS service, on both UDP and TCP.
+	DNSAddr string
+	// Version is the version the server reports in
+	// GET /api/v1/servers/localhost, e.g. "4.9.18".
+	Version string
+	Backend Backend
+	// Client is a go-powerdns client for the server, with the API key set.
+	Client *powerdns.Client
+
+	stop func(context.Context) error
+	logs func() string
+	// endpoints are where the server may be reached; waitReady keeps the
+	// first that answers. There is more than one when a container's mapped
+	// ports may be on the reported Docker host or on loopback.
+	endpoints []endpoint
+}
+
+type endpoint struct{ url, dnsAddr string }
+
+// Name identifies the server in test names and logs, from what it reports:
+// e.g. "pdns-5.1.5-lmdb".
+func (s *Server) Name() string {
+	return "pdns-" + s.Version + "-" + string(s.Backend)
+}
+
+// AtLeast reports whether the server's version is at least major.minor.
+func (s *Server) AtLeast(major, minor int) bool {
+	maj, min := parseVersion(s.Version)
+	return maj > major || (maj == major && min >= minor)
+}
+
+// Logs returns what the server has printed so far, for failure reports.
+func (s *Server) Logs() string {
+	if s.logs == nil {
+		return ""
+	}
+	return s.logs()
+}
+
+// Stop stops the server. A shared server is stopped by Main; a server from
+// Start is stopped by its test's cleanup.
+func (s *Server) Stop(ctx context.Context) error {
+	if s.stop == nil {
+		return nil
+	}
+	stop := s.stop
+	s.stop = nil
+	return stop(ctx)
+}
+
+func parseVersion(v string) (major, minor int) {
+	parts := strings.SplitN(v, ".", 3)
+	if len(parts) < 2 {
+		return 0, 0
+	}
+	major, _ = strconv.Atoi(parts[0])
+	minor, _ = strconv.Atoi(parts[1])
+	return major, minor
+}
+
+// Option configures Start.
+type Option func(*options)
+
+type options struct {
+	target       *Target
+	backend      Backend
+	args         []string
+	startTimeout time.Duration
+}
+
+func defaultOptions() options {
+	return options{backend: GSQLite3, startTimeout: DefaultStartTimeout}
+}
+
+// WithTarget starts exactly this target instead of the first configured one.
+func WithTarget(t Target) Option { return func(o *options) { o.target = &t } }
+
+// WithBackend picks the first configured target of this backend.
+func WithBackend(b Backend) Option { return func(o *options) { o.backend = b } }
+
+// WithArgs appends pdns_server arguments, e.g. "--webserver-max-bodysize=1".
+func WithArgs(args ...string) Option {
+	return func(o *options) { o.args = append(o.args, args...) }
+}
+
+// WithStartTimeout bounds the start-up; the default is DefaultStartTimeout.
+func WithStartTimeout(d time.Duration) Option { return func(o *options) { o.startTimeout = d } }
+
+// Start starts a PowerDNS server for this test alone and stops it when the
+// test ends. Without WithTarget it runs the first configured target of the
+// wanted backend. It skips the test when no PowerDNS is available, unless
+// PDNS_TEST_REQUIRED=1.
+func Start(tb testing.TB, opts ...Option) *Server {
+	tb.Helper()
+	o := defaultOptions()
+	for _, opt := range opts {
+		opt(&o)
+	}
+	target, err := pickTarget(o)
+	if err != nil {
+		skipOrFail(tb, err)
+	}
+	srv, err := start(context.Background(), target, o)
+	// Cleanup first: a half-started server is still stopped.
+	tb.Cleanup(func() {
+		if srv == nil {
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err := srv.Stop(ctx); err != nil {
+			tb.Logf("pdnstest: stop %s: %v", srv.Name(), err)
+		}
+	})
+	if err != nil {
+		tb.Fatalf("pdnstest: start %s: %v", target, err)
+	}
+	return srv
+}
+
+func pickTarget(o options) (Target, error) {
+	if o.target != nil {
+		return *o.target, nil
+	}
+	targets, err := Targets()
+	if err != nil {
+		return Target{}, err
+	}
+	for _, t := range targets {
+		if t.Backend == o.backend {
+			return t, nil
+		}
+	}
+	if len(targets) == 0 {
+		return Target{}, errNoServer
+	}
+	return Target{}, fmt.Errorf("no configured target runs the %s backend", o.backend)
+}
+
+func skipOrFail(tb testing.TB, err error) {
+	tb.Helper()
+	if os.Getenv(EnvRequired) == "1" || !errors.Is(err, errNoServer) {
+		tb.Fatalf("pdnstest: %v", err)
+	}
+	tb.Skipf("pdnstest: %v", err)
+}
+
+// start runs target and waits until both its API and its DNS port answer.
+// On error the returned server, when not nil, must still be stopped.
+func start(ctx context.Context, target Target, o options) (*Server, error) {
+	key, err := randomHex(16)
+	if err != nil {
+		return nil, err
+	}
+	srv := &Server{Target: target, APIKey: key, Backend: target.Backend}
+	ctx, cancel := context.WithTimeout(ctx, o.startTimeout)
+	defer cancel()
+	switch target.Provider {
+	case Container:
+		err = startContainer(ctx, srv, o.args)
+	case Process:
+		err = startProcess(ctx, srv, o.args)
+	default:
+		err = fmt.Errorf("unknown provider %q", target.Provider)
+	}
+	if err == nil {
+		err = srv.waitReady(ctx)
+	}
+	if err != nil {
+		if logs := srv.Logs(); logs != "" {
+			err = fmt.Errorf("%w\nserver output:\n%s", err, tail(logs, 40))
+		}
+		return srv, err
+	}
+	srv.Client = powerdns.New(srv.URL, "localhost", powerdns.WithAPIKey(srv.APIKey))
+	return srv, nil
+}
+
+// apiArgs are the pdns_server arguments every provider passes: the API on,
+// caches off (so a read over DNS right after a PATCH sees the change).
+func apiArgs(apiKey, webAddr string, webPort int) []string {
+	return []string{
+		"--api=yes",
+		"--api-key=" + apiKey,
+		"--webserver=yes",
+		"--webserver-address=" + webAddr,
+		"--webserver-port=" + strconv.Itoa(webPort),
+		"--webserver-allow-from=0.0.0.0/0,::/0",
+		"--cache-ttl=0",
+		"--query-cache-ttl=0",
+		"--negquery-cache-ttl=0",
+		"--loglevel=4",
+	}
+}
+
+// lmdbArgs launch the LMDB backend with its file in dataDir. The config dir
+// is dataDir too, where no pdns.conf exists: an image's pdns.conf names
+// gsqlite3 settings, which pdns_server refuses once gsqlite3 is not launched.
+func lmdbArgs(dataDir string) []string {
+	return []string{
+		"--config-dir=" + dataDir,
+		"--launch=lmdb",
+		"--lmdb-filename=" + dataDir + "/pdns.lmdb",
+	}
+}
+
+// waitReady polls the API until it reports a version, then the DNS port
+// until it answers over UDP and TCP.
+func (s *Server) waitReady(ctx context.Context) error {
+	var lastErr error
+	for found := false; !found; {
+		for _, e := range s.endpoints {
+			v, err := fetchVersion(ctx, e.url, s.APIKey)
+			if err == nil {
+				s.URL, s.DNSAddr, s.Version = e.url, e.dnsAddr, v
+				found = true
+				break
+			}
+			lastErr = err
+		}
+		if found {
+			break
+		}
+		if err := sleep(ctx, 100*time.Millisecond); err != nil {
+			return fmt.Errorf("wait for API at %v: %w (last: %v)", s.endpoints, err, lastErr)
+		}
+	}
+	for _, network := range []string{"udp", "tcp"} {
+		c := &dns.Client{Net: network, Timeout: time.Second}
+		m := new(dns.Msg).SetQuestion("version.pdnstest.invalid.", dns.TypeSOA)
+		for {
+			_, _, err := c.ExchangeContext(ctx, m, s.DNSAddr)
+			if err == nil {
+				break
+			}
+			lastErr = err
+			if err := sleep(ctx, 100*time.Millisecond); err != nil {
+				return fmt.Errorf("wait for DNS over %s at %s: %w (last: %v)", network, s.DNSAddr, err, lastErr)
+			}
+		}
+	}
+	return nil
+}
+
+func fetchVersion(ctx context.Context, url, apiKey string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url+"/api/v1/servers/localhost", nil)
+	if err != nil {
+		return "", err
+	}
+	req.Header.Set("X-API-Key", apiKey)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return "", err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return "", fmt.Errorf("GET /api/v1/servers/localhost: %s", resp.Status)
+	}
+	var info struct {
+		Version string `json:"version"`
+	}
+	if err := json.Unmarshal(body, &info); err != nil {
+		return "", fmt.Errorf("decode server info: %w", err)
+	}
+	if info.Version == "" {
+		return "", errors.New("server info has no version")
+	}
+	return info.Version, nil
+}
+
+// NewZone creates a fresh, uniquely named Native zone for one test and
+// deletes it when the test ends. It returns the zone's canonical name, e.g.
+// "z3f9a1c0d.pdnstest.example.".
+func (s *Server) NewZone(tb testing.TB) string {
+	tb.Helper()
+	suffix, err := randomHex(4)
+	if err != nil {
+		tb.Fatalf("pdnstest: %v", err)
+	}
+	return s.CreateZone(tb, "z"+suffix+".pdnstest.example.")
+}
+
+// CreateZone creates the Native zone name (absolute, with trailing dot),
+// with an SOA and one out-of-zone NS, and deletes it when the test ends.
+func (s *Server) CreateZone(tb testing.TB, name string) string {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := s.Client.Zones.AddNative(ctx, name, false, "", false, "", "", false,
+		[]string{"ns1.pdnstest.invalid."}); err != nil {
+		tb.Fatalf("pdnstest: create zone %s on %s: %v", name, s.Name(), err)
+	}
+	tb.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err := s.Client.Zones.Delete(ctx, name); err != nil {
+			tb.Logf("pdnstest: delete zone %s on %s: %v", name, s.Name(), err)
+		}
+	})
+	return name
+}
+
+func randomHex(n int) (string, error) {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("read random: %w", err)
+	}
+	return hex.EncodeToString(b), nil
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// freePort asks the kernel for a port on ip free on both TCP and UDP, as a
+// DNS server needs one port number for both.
+func freePort(ip string) (int, error) {
+	for range 20 {
+		l, err := net.Listen("tcp", net.JoinHostPort(ip, "0"))
+		if err != nil {
+			return 0, err
+		}
+		port := l.Addr().(*net.TCPAddr).Port
+		u, err := net.ListenPacket("udp", net.JoinHostPort(ip, strconv.Itoa(port)))
+		l.Close()
+		if err != nil {
+			continue
+		}
+		u.Close()
+		return port, nil
+	}
+	return 0, fmt.Errorf("no port on %s free on both TCP and UDP", ip)
+}
+
+func tail(s string, lines int) string {
+	parts := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(parts) > lines {
+		parts = parts[len(parts)-lines:]
+	}
+	return strings.Join(parts, "\n")
+}

@@ -1,0 +1,87 @@
+package pdnstest
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Backend is the PowerDNS storage backend a test server runs with.
+type Backend string
+
+const (
+	// GSQLite3 is the sqlite backend, the default of the official images.
+	GSQLite3 Backend = "gsqlite3"
+	// LMDB is the LMDB backend. It differs from gsqlite3 in what it keeps:
+	// on 4.x it refuses RRset comments, from 5.1 it keeps them.
+	LMDB Backend = "lmdb"
+)
+
+// Provider is the way a server is run.
+type Provider string
+
+const (
+	// Container runs an image (official or locally built) through
+	// testcontainers-go.
+	Container Provider = "container"
+	// Process runs pdns_server as a local process: from PATH, or inside a
+	// Debian root with chroot.
+	Process Provider = "process"
+)
+
+// Default official images, at pinned published tags. Where no registry can be
+// reached, `make images` builds pdnskit/pdns-auth:{4.7,4.9,5.1} instead and
+// `make test` points PDNS_TEST_IMAGES at them.
+const (
+	DefaultImage49 = "powerdns/pdns-auth-49:4.9.17"
+	DefaultImage51 = "powerdns/pdns-auth-51:5.1.4"
+)
+
+// HostRoot, as a root in PDNS_TEST_ROOTS, means the pdns_server on PATH.
+const HostRoot = "host"
+
+// Target is one server configuration of the test matrix: what to run
+// (an image or a Debian root) and with which backend.
+type Target struct {
+	Provider Provider
+	// Image is the container image, for the container provider.
+	Image string
+	// Root is a Debian root holding pdns_server, or HostRoot, for the
+	// process provider.
+	Root    string
+	Backend Backend
+}
+
+// String names the target before its server reports a version.
+func (t Target) String() string {
+	src := t.Image
+	if t.Provider == Process {
+		src = t.Root
+	}
+	return fmt.Sprintf("%s %s (%s)", t.Provider, src, t.Backend)
+}
+
+// defaultRootsDir is where internal/pdnstest/images/build.sh keeps its
+// Debian roots.
+func defaultRootsDir() string {
+	if d := os.Getenv("PDNS_ROOTS_DIR"); d != "" {
+		return d
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(cache, "pdnskit", "roots")
+}
+
+// splitList splits a comma-separated environment value, dropping blanks.
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
