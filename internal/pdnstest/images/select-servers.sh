@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Decides which real PowerDNS servers the tests and the demo run against, and
+# makes them available. Prints `export NAME=value` lines for the harness's
+# environment (internal/pdnstest) on stdout; progress goes to stderr.
+#
+#   eval "$(internal/pdnstest/images/select-servers.sh)"
+#
+# In order of preference:
+#   1. what the caller already chose (PDNS_TEST_PROVIDER / PDNS_TEST_IMAGES /
+#      PDNS_TEST_ROOTS set): nothing to do;
+#   2. a Docker engine and the official powerdns/pdns-auth-* images (present,
+#      or pulled from a registry): the harness's defaults;
+#   3. a Docker engine and no registry: pdnskit/pdns-auth:{4.7,4.9,5.1} built
+#      from Debian's packages (build.sh);
+#   4. no Docker, as root: the same Debian roots, run with chroot;
+#   5. no Docker: the pdns_server on PATH (apt-get install pdns-server
+#      pdns-backend-sqlite3 pdns-backend-lmdb sqlite3).
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+log() { printf '[servers] %s\n' "$*" >&2; }
+
+# Pinned like the harness's defaults (internal/pdnstest/target.go).
+official=(powerdns/pdns-auth-49:4.9.17 powerdns/pdns-auth-51:5.1.4)
+local_repo=${PDNS_IMAGE_REPO:-pdnskit/pdns-auth}
+
+if [ -n "${PDNS_TEST_PROVIDER:-}${PDNS_TEST_IMAGES:-}${PDNS_TEST_ROOTS:-}" ]; then
+	log "using the servers configured in the environment"
+	exit 0
+fi
+
+ensure_debootstrap() {
+	command -v debootstrap >/dev/null && return
+	log "installing debootstrap"
+	# Quietly: apt's progress is of no interest here and stdout is for exports.
+	apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >&2
+}
+
+if docker info >/dev/null 2>&1; then
+	have_official=1
+	for img in "${official[@]}"; do
+		if docker image inspect "$img" >/dev/null 2>&1; then continue; fi
+		log "pulling $img"
+		if ! docker pull -q "$img" >/dev/null 2>&1; then
+			have_official=0
+			break
+		fi
+	done
+	if [ $have_official = 1 ]; then
+		log "Docker: official images ${official[*]}"
+		echo "export PDNS_TEST_PROVIDER=container"
+		exit 0
+	fi
+	log "Docker, but the official images cannot be pulled: building $local_repo:{4.7,4.9,5.1} from Debian's packages"
+	ensure_debootstrap
+	"$here/build.sh" 4.7 4.9 5.1
+	echo "export PDNS_TEST_PROVIDER=container"
+	echo "export PDNS_TEST_IMAGES=$local_repo:4.7,$local_repo:4.9,$local_repo:5.1"
+	echo "export PDNS_TEST_LMDB_IMAGES=$local_repo:4.9,$local_repo:5.1"
+	exit 0
+fi
+
+if [ "$(id -u)" = 0 ] && { command -v debootstrap >/dev/null || command -v apt-get >/dev/null; }; then
+	log "no Docker engine: running pdns_server 4.7, 4.9 and 5.1 from Debian roots with chroot"
+	ensure_debootstrap
+	"$here/build.sh" --no-docker 4.7 4.9 5.1
+	echo "export PDNS_TEST_PROVIDER=process"
+	exit 0
+fi
+
+if command -v pdns_server >/dev/null || [ -x /usr/sbin/pdns_server ]; then
+	log "no Docker engine: running the local pdns_server"
+	echo "export PDNS_TEST_PROVIDER=process"
+	exit 0
+fi
+
+log "no Docker engine and no pdns_server: install one with"
+log "  sudo apt-get install pdns-server pdns-backend-sqlite3 pdns-backend-lmdb sqlite3"
+log "or run as root so that Debian roots can be built; integration tests will skip"
+echo "export PDNS_TEST_PROVIDER=process"
