@@ -9,5 +9,10 @@
 // as plain-text bodies. The predicates (IsConflict, IsRetryable, ...) work
 // through wrapped errors and return false for nil.
 //
+// APIError.Keys lists the RRsets a refusal names, so that a caller can leave
+// them out and apply the rest; IsRetryable separates what may succeed on a
+// second try (5xx, timeouts, unreachable servers) from refusals, which never
+// will.
+//
 // The package is pure: it parses what it is given and never talks to PowerDNS.
 package errors

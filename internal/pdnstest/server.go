@@ -57,8 +57,8 @@ func (s *Server) Name() string {
 
 // AtLeast reports whether the server's version is at least major.minor.
 func (s *Server) AtLeast(major, minor int) bool {
-	maj, min := parseVersion(s.Version)
-	return maj > major || (maj == major && min >= minor)
+	maj, mnr := parseVersion(s.Version)
+	return maj > major || (maj == major && mnr >= minor)
 }
 
 // Logs returns what the server has printed so far, for failure reports.
@@ -254,7 +254,7 @@ func (s *Server) waitReady(ctx context.Context) error {
 			break
 		}
 		if err := sleep(ctx, 100*time.Millisecond); err != nil {
-			return fmt.Errorf("wait for API at %v: %w (last: %v)", s.endpoints, err, lastErr)
+			return fmt.Errorf("wait for API at %v: %w (last: %w)", s.endpoints, err, lastErr)
 		}
 	}
 	for _, network := range []string{"udp", "tcp"} {
@@ -267,7 +267,7 @@ func (s *Server) waitReady(ctx context.Context) error {
 			}
 			lastErr = err
 			if err := sleep(ctx, 100*time.Millisecond); err != nil {
-				return fmt.Errorf("wait for DNS over %s at %s: %w (last: %v)", network, s.DNSAddr, err, lastErr)
+				return fmt.Errorf("wait for DNS over %s at %s: %w (last: %w)", network, s.DNSAddr, err, lastErr)
 			}
 		}
 	}

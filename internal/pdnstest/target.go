@@ -38,7 +38,7 @@ const (
 	DefaultImage51 = "powerdns/pdns-auth-51:5.1.4"
 )
 
-// HostRoot, as a root in PDNS_TEST_ROOTS, means the pdns_server on PATH.
+// HostRoot is the root that, in PDNS_TEST_ROOTS, means the pdns_server on PATH.
 const HostRoot = "host"
 
 // Target is one server configuration of the test matrix: what to run

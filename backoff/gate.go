@@ -1,0 +1,110 @@
+package backoff
+
+import (
+	"sync"
+	"time"
+)
+
+// Gate tells whether a condition is sustained: observed on at least N
+// consecutive checks spanning at least D. One contrary observation resets
+// it. A caller keys it by what the condition is about, so one Gate tracks
+// many names; it is meant for decisions a single observation must not make,
+// such as deleting records whose names vanished from one read of the desired
+// state, or concluding that DNS authority for a zone is really lost.
+//
+// Memory grows only with keys whose condition currently holds: a contrary
+// observation drops the key, and Forget and ForgetIdle drop keys no longer
+// checked. A Gate is safe for concurrent use.
+type Gate struct {
+	checks int
+	span   time.Duration
+	clock  Clock
+
+	mu      sync.Mutex
+	streaks map[string]streak
+}
+
+// streak is a run of observations of the condition.
+type streak struct {
+	first, last time.Time
+	count       int
+}
+
+// NewGate returns a Gate that opens after checks consecutive observations
+// spanning at least span (DefaultSustainChecks and DefaultSustainSpan are
+// sensible values). checks below 1 count as 1 and a negative span as 0. It
+// takes WithClock.
+func NewGate(checks int, span time.Duration, opts ...Option) *Gate {
+	cfg := gateConfig(opts)
+	return &Gate{
+		checks:  max(checks, 1),
+		span:    max(span, 0),
+		clock:   cfg.clock,
+		streaks: make(map[string]streak),
+	}
+}
+
+// Observe records one check of key's condition and reports whether the
+// condition is now sustained.
+func (g *Gate) Observe(key string, holds bool) bool {
+	now := g.clock.Now()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if !holds {
+		delete(g.streaks, key)
+		return false
+	}
+	s, ok := g.streaks[key]
+	if !ok {
+		s = streak{first: now}
+	}
+	s.count++
+	s.last = now
+	g.streaks[key] = s
+	return g.sustained(s, now)
+}
+
+// Sustained reports whether key's condition is sustained, without recording
+// a check.
+func (g *Gate) Sustained(key string) bool {
+	now := g.clock.Now()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	s, ok := g.streaks[key]
+	return ok && g.sustained(s, now)
+}
+
+func (g *Gate) sustained(s streak, now time.Time) bool {
+	return s.count >= g.checks && now.Sub(s.first) >= g.span
+}
+
+// Forget drops key, as a contrary observation would.
+func (g *Gate) Forget(key string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	delete(g.streaks, key)
+}
+
+// ForgetIdle drops every key not observed for idle or longer and returns how
+// many it dropped: a key nobody checks any more (its object is gone) then
+// stops holding memory.
+func (g *Gate) ForgetIdle(idle time.Duration) int {
+	now := g.clock.Now()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	n := 0
+	for key, s := range g.streaks {
+		if now.Sub(s.last) >= idle {
+			delete(g.streaks, key)
+			n++
+		}
+	}
+	return n
+}
+
+// Len returns how many keys are in a streak.
+func (g *Gate) Len() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return len(g.streaks)
+}

@@ -1,0 +1,209 @@
+package backoff
+
+import (
+	"math"
+	"time"
+
+	pdnserrors "github.com/pdnskit/reconcile/errors"
+)
+
+// Defaults of Retry.
+const (
+	// DefaultMaxAttempts bounds the attempts of one Retry, the first included.
+	DefaultMaxAttempts = 5
+	// DefaultMaxElapsedTime bounds the time one Retry spends: no wait starts
+	// that would end past it.
+	DefaultMaxElapsedTime = time.Minute
+	// DefaultInitialInterval is the first wait of Retry.
+	DefaultInitialInterval = 500 * time.Millisecond
+	// DefaultMaxInterval caps the nominal wait of Retry.
+	DefaultMaxInterval = 30 * time.Second
+	// DefaultMultiplier is how much each wait grows over the last.
+	DefaultMultiplier = 2.0
+	// DefaultJitter is the fraction by which Retry draws each wait at random
+	// around its nominal value, so that many clients do not retry in step.
+	DefaultJitter = 0.5
+)
+
+// Defaults of Requeue.
+const (
+	// DefaultRefusalInterval is how long a controller waits before trying
+	// again something PowerDNS refused: long, because only a change of the
+	// desired state or of the other writer's data can help.
+	DefaultRefusalInterval = 10 * time.Minute
+	// DefaultRequeueInitialInterval is the first wait after a transient
+	// failure.
+	DefaultRequeueInitialInterval = time.Second
+	// DefaultRequeueMaxInterval caps the wait after transient failures.
+	DefaultRequeueMaxInterval = 5 * time.Minute
+	// DefaultRequeueJitter is the fraction by which Requeue draws each
+	// transient wait at random below or above its nominal value.
+	DefaultRequeueJitter = 0.2
+)
+
+// Defaults of Gate.
+const (
+	// DefaultSustainChecks is how many consecutive checks must observe a
+	// condition before the Gate opens.
+	DefaultSustainChecks = 3
+	// DefaultSustainSpan is how long those checks must span.
+	DefaultSustainSpan = 5 * time.Minute
+)
+
+// Option adjusts Retry, NewRequeue or NewGate. Each documents which of them
+// it applies to; the others ignore it. Values out of range (negative
+// durations, NaN) are ignored and the default kept.
+type Option func(*config)
+
+type config struct {
+	clock       Clock
+	retryable   func(error) bool
+	initial     time.Duration
+	max         time.Duration
+	multiplier  float64
+	jitter      float64
+	maxAttempts int
+	maxElapsed  time.Duration
+	refusal     time.Duration
+	notify      func(err error, attempt int, wait time.Duration)
+}
+
+func retryConfig(opts []Option) config {
+	c := config{
+		clock:       SystemClock,
+		retryable:   pdnserrors.IsRetryable,
+		initial:     DefaultInitialInterval,
+		max:         DefaultMaxInterval,
+		multiplier:  DefaultMultiplier,
+		jitter:      DefaultJitter,
+		maxAttempts: DefaultMaxAttempts,
+		maxElapsed:  DefaultMaxElapsedTime,
+	}
+	return c.apply(opts)
+}
+
+func requeueConfig(opts []Option) config {
+	c := config{
+		clock:      SystemClock,
+		retryable:  pdnserrors.IsRetryable,
+		initial:    DefaultRequeueInitialInterval,
+		max:        DefaultRequeueMaxInterval,
+		multiplier: DefaultMultiplier,
+		jitter:     DefaultRequeueJitter,
+		refusal:    DefaultRefusalInterval,
+	}
+	return c.apply(opts)
+}
+
+func gateConfig(opts []Option) config {
+	c := config{clock: SystemClock}
+	return c.apply(opts)
+}
+
+func (c config) apply(opts []Option) config {
+	for _, o := range opts {
+		if o != nil {
+			o(&c)
+		}
+	}
+	if c.max < c.initial {
+		c.max = c.initial
+	}
+	return c
+}
+
+// WithClock sets the source of time (Retry, NewRequeue, NewGate).
+func WithClock(clock Clock) Option {
+	return func(c *config) {
+		if clock != nil {
+			c.clock = clock
+		}
+	}
+}
+
+// WithRetryable sets what counts as transient (Retry, NewRequeue). The
+// default is pdnserrors.IsRetryable: 5xx answers and failures to reach the
+// server are transient, every refusal is permanent.
+func WithRetryable(retryable func(error) bool) Option {
+	return func(c *config) {
+		if retryable != nil {
+			c.retryable = retryable
+		}
+	}
+}
+
+// WithInitialInterval sets the first wait after a transient failure (Retry,
+// NewRequeue).
+func WithInitialInterval(d time.Duration) Option {
+	return func(c *config) {
+		if d > 0 {
+			c.initial = d
+		}
+	}
+}
+
+// WithMaxInterval caps the nominal wait after transient failures (Retry,
+// NewRequeue).
+func WithMaxInterval(d time.Duration) Option {
+	return func(c *config) {
+		if d > 0 {
+			c.max = d
+		}
+	}
+}
+
+// WithMultiplier sets how much each wait grows over the last, at least 1
+// (Retry, NewRequeue).
+func WithMultiplier(m float64) Option {
+	return func(c *config) {
+		if m >= 1 && !math.IsInf(m, 0) {
+			c.multiplier = m
+		}
+	}
+}
+
+// WithJitter sets the fraction, from 0 to 1, by which each wait is drawn at
+// random around its nominal value (Retry, NewRequeue). 0 makes waits exact.
+func WithJitter(f float64) Option {
+	return func(c *config) {
+		if f >= 0 && f <= 1 {
+			c.jitter = f
+		}
+	}
+}
+
+// WithMaxAttempts bounds the attempts of one Retry, the first included; 0
+// removes the bound, leaving the elapsed-time bound and the context.
+func WithMaxAttempts(n int) Option {
+	return func(c *config) {
+		if n >= 0 {
+			c.maxAttempts = n
+		}
+	}
+}
+
+// WithMaxElapsedTime bounds the time one Retry spends (Retry); 0 removes the
+// bound, leaving the attempt bound and the context.
+func WithMaxElapsedTime(d time.Duration) Option {
+	return func(c *config) {
+		if d >= 0 {
+			c.maxElapsed = d
+		}
+	}
+}
+
+// WithRefusalInterval sets the wait after a permanent failure (NewRequeue).
+func WithRefusalInterval(d time.Duration) Option {
+	return func(c *config) {
+		if d > 0 {
+			c.refusal = d
+		}
+	}
+}
+
+// WithNotify has Retry call fn after each failed attempt that will be
+// retried, with the attempt's error, its number (from 1) and the wait
+// before the next one: the place to log or count retries.
+func WithNotify(fn func(err error, attempt int, wait time.Duration)) Option {
+	return func(c *config) { c.notify = fn }
+}

@@ -1,0 +1,158 @@
+package pdnsapi
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	powerdns "github.com/joeig/go-powerdns/v3"
+)
+
+// DefaultServerID is the server id of every PowerDNS Authoritative
+// installation.
+const DefaultServerID = "localhost"
+
+// Sentinel errors of NewClient and NewTransport; the errors they return
+// match them with errors.Is.
+var (
+	ErrInvalidServerURL = errors.New("invalid powerdns server url")
+	ErrInvalidAPIKey    = errors.New("invalid powerdns api key")
+	ErrInvalidServerID  = errors.New("invalid powerdns server id")
+)
+
+// URLError reports a server URL that cannot be used, and why.
+type URLError struct {
+	// URL is the URL as given, with any password and query removed and any
+	// occurrence of the API key replaced by "[redacted]".
+	URL string
+	// Reason says what is wrong with it.
+	Reason string
+}
+
+func (e *URLError) Error() string {
+	return ErrInvalidServerURL.Error() + " " + `"` + e.URL + `": ` + e.Reason
+}
+
+// Unwrap returns ErrInvalidServerURL.
+func (e *URLError) Unwrap() error { return ErrInvalidServerURL }
+
+// NewClient returns a go-powerdns client for the PowerDNS server at
+// serverURL (http or https, a host, and no path other than /api/v1, which
+// go-powerdns adds itself), with server id serverID (DefaultServerID when
+// empty).
+//
+// It uses a copy of base (http.DefaultClient's settings when nil): Timeout,
+// Jar and CheckRedirect are kept, and base's Transport is wrapped in a
+// Transport, never replaced. The API key is set by that Transport alone;
+// go-powerdns never sees it. Wrap each call's error with a Capture (or use
+// Call) to get every problem of a refusal.
+func NewClient(serverURL, apiKey, serverID string, base *http.Client, opts ...Option) (*powerdns.Client, error) {
+	u, err := parseServerURL(serverURL, apiKey)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkAPIKey(apiKey); err != nil {
+		return nil, err
+	}
+	if serverID == "" {
+		serverID = DefaultServerID
+	}
+	if strings.ContainsAny(serverID, "/?#%\\") || serverID == "." || serverID == ".." || hasControl(serverID) {
+		return nil, fmt.Errorf("%w %q: must be one path segment", ErrInvalidServerID, serverID)
+	}
+
+	hc := new(http.Client)
+	if base != nil {
+		*hc = *base
+	}
+	hc.Transport = newTransport(hc.Transport, u, apiKey, opts)
+
+	// go-powerdns sets the path of every request itself.
+	baseURL := *u
+	baseURL.Path, baseURL.RawPath = "", ""
+	return powerdns.New(baseURL.String(), serverID, powerdns.WithHTTPClient(hc)), nil
+}
+
+// parseServerURL checks a server URL. Its errors never hold apiKey, in case
+// someone put the key into the URL.
+func parseServerURL(raw, apiKey string) (*url.URL, error) {
+	invalid := func(reason string) error {
+		return &URLError{URL: scrub(raw, apiKey), Reason: reason}
+	}
+	if strings.TrimSpace(raw) == "" {
+		return nil, invalid("empty")
+	}
+	if !strings.Contains(raw, "://") {
+		return nil, invalid("must start with http:// or https://")
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			// The inner error alone: url.Error repeats the whole URL.
+			return nil, invalid(scrub(ue.Err.Error(), apiKey))
+		}
+		return nil, invalid("cannot parse")
+	}
+	switch {
+	case u.Scheme != "http" && u.Scheme != "https":
+		return nil, invalid("scheme must be http or https")
+	case u.Opaque != "" || u.Hostname() == "":
+		return nil, invalid("no host")
+	case u.RawQuery != "" || u.ForceQuery:
+		return nil, invalid("must have no query")
+	case u.Fragment != "":
+		return nil, invalid("must have no fragment")
+	}
+	switch strings.TrimSuffix(u.Path, "/") {
+	case "", "/api", "/api/v1":
+	default:
+		return nil, invalid("must have no path: go-powerdns always calls /api/v1")
+	}
+	return u, nil
+}
+
+// scrub makes s safe to print: no password, no query, no API key.
+func scrub(s, apiKey string) string {
+	if u, err := url.Parse(s); err == nil && u.Scheme != "" {
+		u.RawQuery, u.ForceQuery, u.Fragment = "", false, ""
+		s = u.Redacted()
+	} else {
+		if i := strings.IndexAny(s, "?#"); i >= 0 {
+			s = s[:i]
+		}
+		// Unparsable: drop any user information by hand.
+		if i := strings.Index(s, "://"); i >= 0 {
+			authority := s[i+3:]
+			if j := strings.IndexByte(authority, '/'); j >= 0 {
+				authority = authority[:j]
+			}
+			if at := strings.LastIndexByte(authority, '@'); at >= 0 {
+				s = s[:i+3] + redacted + s[i+3+at:]
+			}
+		}
+	}
+	if apiKey != "" {
+		s = strings.ReplaceAll(s, apiKey, redacted)
+	}
+	return s
+}
+
+func checkAPIKey(key string) error {
+	if hasControl(key) {
+		// Say what is wrong, never what the key is.
+		return fmt.Errorf("%w: holds control characters", ErrInvalidAPIKey)
+	}
+	return nil
+}
+
+func hasControl(s string) bool {
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f {
+			return true
+		}
+	}
+	return false
+}
