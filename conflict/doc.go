@@ -1,9 +1,32 @@
 // Package conflict decides, before PowerDNS sees a change, whether a write
-// would collide with data at the same name: the rules PowerDNS enforces
-// itself (CNAME next to other data, one CNAME record, no CNAME at the apex)
-// and those it does not (ALIAS next to A/AAAA, an RRset held by another
-// writer). It returns the changes that may be sent and a Conflict for each
-// write that may not.
+// would collide with data at the same name, and returns the changes that
+// may be sent together with a Conflict for each write that may not.
 //
-// The package is pure: it never talks to PowerDNS.
+// Check runs rrset.Diff and judges every name a change touches, as the zone
+// would stand after the plan: live data, minus what the plan deletes, with
+// what it writes. It applies two kinds of rules:
+//
+//   - the rules PowerDNS Authoritative enforces in a PATCH (4.7 to 5.1),
+//     mirrored so that a refusal never reaches the server: CNAME next to
+//     any other data, CNAME at the apex, more than one record in a CNAME,
+//     DNAME or SOA RRset, NS next to DNAME below the apex, SOA or DNSKEY
+//     below the apex and DS at it. Like PowerDNS, it ignores live RRsets
+//     whose records are all disabled;
+//   - the rules PowerDNS does not enforce: ALIAS next to A or AAAA, a key
+//     held by another writer, a key held by no writer (unless the caller
+//     adopts such RRsets), and two RRsets of one desired set that collide
+//     with each other.
+//
+// A write that breaks a rule is blocked, whatever the type or the writer of
+// what it collides with, and the rest of the plan still goes: blocking a
+// write never makes another one invalid, and the plan Check returns,
+// applied to the live zone, breaks no rule that the live zone did not
+// already break. Under the Takeover policy a write that collides only with
+// its own writer's RRsets deletes them in the same plan instead of being
+// blocked; another writer's RRset is never deleted or overwritten.
+//
+// The package is pure: it never talks to PowerDNS, does no I/O, and gives
+// the same Result for the same input. It is meant equally for a controller
+// that never talks to PowerDNS and needs to know whether its records could
+// be written.
 package conflict

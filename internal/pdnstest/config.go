@@ -18,12 +18,13 @@ const (
 	// process. auto uses containers when a Docker engine answers, else
 	// local pdns_server processes.
 	EnvProvider = "PDNS_TEST_PROVIDER"
-	// EnvImages lists the images run with gsqlite3 (comma-separated).
+	// EnvImages lists the images run with gsqlite3 (comma-separated);
+	// "none" for none.
 	EnvImages = "PDNS_TEST_IMAGES"
 	// EnvLMDBImages lists the images also run with LMDB; "none" for none.
 	EnvLMDBImages = "PDNS_TEST_LMDB_IMAGES"
 	// EnvRoots lists the Debian roots (or "host") run with gsqlite3 by the
-	// process provider.
+	// process provider; "none" for none.
 	EnvRoots = "PDNS_TEST_ROOTS"
 	// EnvLMDBRoots lists the Debian roots (or "host") also run with LMDB;
 	// "none" for none.
@@ -33,9 +34,9 @@ const (
 	EnvRequired = "PDNS_TEST_REQUIRED"
 )
 
-// errNoServer is returned when neither a Docker engine nor a pdns_server is
+// ErrNoServer is returned when neither a Docker engine nor a pdns_server is
 // available; tests skip on it unless PDNS_TEST_REQUIRED=1.
-var errNoServer = errors.New("no PowerDNS available: run `make test` " +
+var ErrNoServer = errors.New("no PowerDNS available: run `make test` " +
 	"(it builds local PowerDNS images or Debian roots), or install pdns-server, " +
 	"pdns-backend-sqlite3 and sqlite3; set " + EnvRequired + "=1 to fail instead of skipping")
 
@@ -55,17 +56,43 @@ func Targets() ([]Target, error) {
 
 func containerTargets() []Target {
 	images := splitList(os.Getenv(EnvImages))
-	if len(images) == 0 {
-		images = []string{DefaultImage49, DefaultImage51}
-	}
 	lmdb := splitList(os.Getenv(EnvLMDBImages))
-	if _, set := os.LookupEnv(EnvLMDBImages); !set {
-		lmdb = []string{DefaultImage49, DefaultImage51}
-		if _, custom := os.LookupEnv(EnvImages); custom {
-			lmdb = nil // a custom matrix names its LMDB images itself
+	_, imagesSet := os.LookupEnv(EnvImages)
+	_, lmdbSet := os.LookupEnv(EnvLMDBImages)
+	if !imagesSet {
+		images = []string{DefaultImage49, DefaultImage51}
+		if !lmdbSet {
+			lmdb = images
+		}
+		if local := localImages(); local != nil {
+			// No official image here, but those `make images` builds:
+			// use them rather than try a pull that cannot succeed.
+			images = local
+			if !lmdbSet {
+				lmdb = local[1:] // 4.9 and 5.1, as with the official ones
+			}
 		}
 	}
 	return matrix(Container, images, lmdb)
+}
+
+// localImages returns pdnskit/pdns-auth:{4.7,4.9,5.1} when all of them and
+// none of the default official images are present in the Docker engine.
+func localImages() []string {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, img := range []string{DefaultImage49, DefaultImage51} {
+		if imagePresent(ctx, img) {
+			return nil
+		}
+	}
+	local := []string{LocalImageRepo + ":4.7", LocalImageRepo + ":4.9", LocalImageRepo + ":5.1"}
+	for _, img := range local {
+		if !imagePresent(ctx, img) {
+			return nil
+		}
+	}
+	return local
 }
 
 func processTargets() ([]Target, error) {
@@ -91,7 +118,7 @@ func processTargets() ([]Target, error) {
 				lmdb = []string{HostRoot}
 			}
 		default:
-			return nil, errNoServer
+			return nil, ErrNoServer
 		}
 	}
 	return matrix(Process, roots, lmdb), nil
@@ -108,8 +135,11 @@ func matrix(p Provider, sqlite, lmdb []string) []Target {
 		}
 		out = append(out, t)
 	}
+	// "none" names no server: PDNS_TEST_ROOTS=none runs no integration test.
 	for _, s := range sqlite {
-		add(s, GSQLite3)
+		if s != "none" {
+			add(s, GSQLite3)
+		}
 	}
 	for _, s := range lmdb {
 		if s != "none" {

@@ -53,6 +53,16 @@ func dockerAnswers(ctx context.Context) bool {
 	return err == nil
 }
 
+func imagePresent(ctx context.Context, image string) bool {
+	cli, err := testcontainers.NewDockerClientWithOpts(ctx)
+	if err != nil {
+		return false
+	}
+	defer cli.Close()
+	_, err = cli.ImageInspect(ctx, image)
+	return err == nil
+}
+
 func startContainer(ctx context.Context, srv *Server, extra []string) error {
 	sweepOnce.Do(func() { sweepStale(ctx) })
 	// gsqlite3 is what the images are configured for; LMDB is asked for.

@@ -28,7 +28,7 @@ func startProcess(ctx context.Context, srv *Server, extra []string) error {
 	tmpParent := filepath.Join(root, "tmp")
 	if root == HostRoot {
 		if bin = hostPDNS(); bin == "" {
-			return errNoServer
+			return ErrNoServer
 		}
 		tmpParent = os.TempDir()
 	} else if _, err := os.Stat(filepath.Join(root, bin)); err != nil {

@@ -150,6 +150,26 @@ func Start(tb testing.TB, opts ...Option) *Server {
 	return srv
 }
 
+// Launch starts a server outside of a test, for commands such as the demo and
+// the benchmarks: the first configured target of the wanted backend unless
+// WithTarget says otherwise. The caller stops it with Stop, also when Launch
+// fails and returns a server.
+func Launch(ctx context.Context, opts ...Option) (*Server, error) {
+	o := defaultOptions()
+	for _, opt := range opts {
+		opt(&o)
+	}
+	target, err := pickTarget(o)
+	if err != nil {
+		return nil, err
+	}
+	srv, err := start(ctx, target, o)
+	if err != nil {
+		return srv, fmt.Errorf("start %s: %w", target, err)
+	}
+	return srv, nil
+}
+
 func pickTarget(o options) (Target, error) {
 	if o.target != nil {
 		return *o.target, nil
@@ -164,14 +184,14 @@ func pickTarget(o options) (Target, error) {
 		}
 	}
 	if len(targets) == 0 {
-		return Target{}, errNoServer
+		return Target{}, ErrNoServer
 	}
 	return Target{}, fmt.Errorf("no configured target runs the %s backend", o.backend)
 }
 
 func skipOrFail(tb testing.TB, err error) {
 	tb.Helper()
-	if os.Getenv(EnvRequired) == "1" || !errors.Is(err, errNoServer) {
+	if os.Getenv(EnvRequired) == "1" || !errors.Is(err, ErrNoServer) {
 		tb.Fatalf("pdnstest: %v", err)
 	}
 	tb.Skipf("pdnstest: %v", err)
@@ -319,7 +339,8 @@ func (s *Server) NewZone(tb testing.TB) string {
 }
 
 // CreateZone creates the Native zone name (absolute, with trailing dot),
-// with an SOA and one out-of-zone NS, and deletes it when the test ends.
+// with an SOA and one out-of-zone NS, and deletes it when the test ends
+// (except on LMDB, see below).
 func (s *Server) CreateZone(tb testing.TB, name string) string {
 	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -327,6 +348,13 @@ func (s *Server) CreateZone(tb testing.TB, name string) string {
 	if _, err := s.Client.Zones.AddNative(ctx, name, false, "", false, "", "", false,
 		[]string{"ns1.pdnstest.invalid."}); err != nil {
 		tb.Fatalf("pdnstest: create zone %s on %s: %v", name, s.Name(), err)
+	}
+	if s.Backend == LMDB {
+		// LMDB keeps a deleted zone's RRset comments and hands them to the
+		// next zone that gets its id (seen on 5.1.5): a later test would
+		// find ownership it never wrote. The zone stays until the server
+		// goes.
+		return name
 	}
 	tb.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

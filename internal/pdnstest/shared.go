@@ -56,7 +56,7 @@ func startShared() ([]*Server, error) {
 		return nil, err
 	}
 	if len(targets) == 0 {
-		return nil, errNoServer
+		return nil, ErrNoServer
 	}
 	servers := make([]*Server, len(targets))
 	errs := make([]error, len(targets))

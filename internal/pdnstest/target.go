@@ -38,6 +38,10 @@ const (
 	DefaultImage51 = "powerdns/pdns-auth-51:5.1.4"
 )
 
+// LocalImageRepo is where internal/pdnstest/images/build.sh puts the images
+// it builds from Debian's packages.
+const LocalImageRepo = "pdnskit/pdns-auth"
+
 // HostRoot is the root that, in PDNS_TEST_ROOTS, means the pdns_server on PATH.
 const HostRoot = "host"
 

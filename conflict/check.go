@@ -1,0 +1,409 @@
+package conflict
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/pdnskit/reconcile/rrset"
+)
+
+// Result is what Check decided.
+type Result struct {
+	// Plan holds the changes that may be sent, in the order PowerDNS must
+	// apply them: Diff's changes without the blocked writes, plus the
+	// deletes Takeover adds; deletes first, then by name and type.
+	Plan rrset.Plan `json:"plan"`
+	// Conflicts lists why each blocked write is blocked, by key in plan
+	// order, then by kind. Empty when nothing is blocked.
+	Conflicts []Conflict `json:"conflicts,omitempty"`
+	// Displaced are the live RRsets Plan deletes under Takeover to make
+	// room for a write, in canonical order. Diff's own deletes are not
+	// among them.
+	Displaced []rrset.RRset `json:"displaced,omitempty"`
+}
+
+// Blocked reports whether the write at k was blocked.
+func (r Result) Blocked(k rrset.Key) bool {
+	for _, c := range r.Conflicts {
+		if c.Key == k {
+			return true
+		}
+	}
+	return false
+}
+
+// Check diffs desired against live for writer (rrset.Diff) and keeps the
+// changes that break no rule at their name, judged on the zone as it would
+// stand after the plan. A nil Set is empty.
+//
+// Blame follows what changes: a write that collides with live data the plan
+// leaves in place is blocked, and the live data is not touched; two writes
+// of the plan that collide with each other are both blocked, whatever else
+// blocks either, since the desired set contradicts itself; a write whose
+// key is held by another writer (or by none, without adoption) is blocked
+// whatever its data, and the live RRset at its key stays, for the other
+// writes to be judged against. Deletes are never blocked. A blocked write
+// has one Conflict per rule it breaks.
+//
+// writer should not be empty: like Diff, Check then takes every RRset with
+// no writer recorded for the writer's own.
+//
+// Cost: Diff's, plus O(c log c) for c changes and one lookup by name in
+// live per name a write touches (the first lookup in a Set builds its index
+// by name, once).
+func Check(desired, live *rrset.Set, writer string, opts ...Option) Result {
+	o := defaultOptions()
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&o)
+		}
+	}
+	plan := rrset.Diff(desired, live, writer)
+	j := &judge{
+		opts:    o,
+		writer:  writer,
+		apex:    plan.Zone,
+		live:    live,
+		changes: plan.Changes,
+		blocked: make([]bool, len(plan.Changes)),
+	}
+	j.indexDisabled()
+	for _, s := range j.sites() {
+		j.judgeSite(s)
+	}
+	return j.result(plan)
+}
+
+// judge holds one Check.
+type judge struct {
+	opts     options
+	writer   string
+	apex     string
+	live     *rrset.Set
+	changes  []rrset.Change
+	disabled map[rrset.Key]rrset.RRset
+
+	blocked   []bool // per change
+	conflicts []Conflict
+	displaced []rrset.RRset
+}
+
+// site is one name the plan writes at.
+type site struct {
+	name    string
+	deleted []string // types the plan deletes at the name
+	writes  []int    // indexes of the creates and updates at the name
+}
+
+// sites groups the plan by name, in the plan's order of writes, which is
+// canonical: conflicts then come out sorted by key.
+func (j *judge) sites() []*site {
+	byName := make(map[string]*site)
+	var out []*site
+	get := func(name string) *site {
+		s, ok := byName[name]
+		if !ok {
+			s = &site{name: name}
+			byName[name] = s
+		}
+		return s
+	}
+	for i, c := range j.changes {
+		k := c.Key()
+		switch {
+		case c.Op == rrset.OpDelete:
+			s := get(k.Name)
+			s.deleted = append(s.deleted, k.Type)
+		case c.New != nil:
+			s := get(k.Name)
+			if len(s.writes) == 0 {
+				out = append(out, s)
+			}
+			s.writes = append(s.writes, i)
+		}
+	}
+	return out
+}
+
+// indexDisabled keys the disabled RRsets canonically, as the plan's keys
+// are.
+func (j *judge) indexDisabled() {
+	if len(j.opts.disabled) == 0 {
+		return
+	}
+	j.disabled = make(map[rrset.Key]rrset.RRset, len(j.opts.disabled))
+	for _, rr := range j.opts.disabled {
+		k := rr.Key()
+		if name, err := rrset.CanonicalName(j.apex, k.Name); err == nil {
+			k.Name = name
+		}
+		k.Type = strings.ToUpper(k.Type)
+		if _, dup := j.disabled[k]; !dup {
+			j.disabled[k] = rr
+		}
+	}
+}
+
+// write is one create or update being judged.
+type write struct {
+	idx      int
+	rr       rrset.RRset
+	findings []finding
+	// held: blocked on its own (its key or its data), before any
+	// collision is judged; its live RRset, if any, stays.
+	held    bool
+	blocked bool
+	// internal: it collides with another write of the plan; hard: with
+	// live data Takeover may not delete.
+	internal, hard bool
+	victims        []int // entries Takeover would delete for it
+}
+
+// finding is a Conflict in the making.
+type finding struct {
+	Conflict
+	// own: the rule concerns the write alone (its key or its data), and
+	// holds whatever else is deleted.
+	own bool
+}
+
+func (w *write) find(k Kind) *finding {
+	for i := range w.findings {
+		if w.findings[i].Kind == k {
+			return &w.findings[i]
+		}
+	}
+	w.findings = append(w.findings, finding{Conflict: Conflict{Key: w.rr.Key(), Kind: k, RRset: w.rr}})
+	return &w.findings[len(w.findings)-1]
+}
+
+// entry is an RRset at the site: live data the plan leaves, or a write.
+type entry struct {
+	rr    rrset.RRset
+	write *write // nil for live data
+	// pinned: live data at the key of a held write, which Takeover must
+	// not delete since the writer asked for that key.
+	pinned bool
+	victim bool
+}
+
+func (j *judge) judgeSite(s *site) {
+	atApex := s.name == j.apex
+	writes := make([]*write, 0, len(s.writes))
+	for _, i := range s.writes {
+		w := &write{idx: i, rr: *j.changes[i].New}
+		j.ownership(w)
+		for _, k := range selfKinds(w.rr, atApex) {
+			w.find(k).own = true
+		}
+		w.held = len(w.findings) > 0
+		w.blocked = w.held
+		writes = append(writes, w)
+	}
+	writeOf := func(typ string) *write {
+		for _, w := range writes {
+			if w.rr.Type == typ {
+				return w
+			}
+		}
+		return nil
+	}
+
+	// Live data stays unless the plan deletes it or replaces it with a
+	// write that may go. Every write is an entry, held or not: two writes
+	// that collide are both blocked, whatever else blocks either, since
+	// the desired set contradicts itself.
+	var entries []*entry
+	for _, l := range j.live.ByName(s.name) {
+		if slices.Contains(s.deleted, l.Type) {
+			continue
+		}
+		w := writeOf(l.Type)
+		if w != nil && !w.held {
+			continue
+		}
+		entries = append(entries, &entry{rr: l, pinned: w != nil})
+	}
+	for _, w := range writes {
+		entries = append(entries, &entry{rr: w.rr, write: w})
+	}
+	slices.SortStableFunc(entries, func(a, b *entry) int { return strings.Compare(a.rr.Type, b.rr.Type) })
+
+	for _, w := range writes {
+		j.collide(w, entries, atApex)
+	}
+	for _, w := range writes {
+		if w.blocked || len(w.findings) == 0 {
+			continue
+		}
+		if j.opts.policy != Takeover || w.internal || w.hard {
+			w.blocked = true
+			continue
+		}
+		for _, v := range w.victims {
+			entries[v].victim = true
+		}
+	}
+	if !atApex {
+		j.nsAndDNAME(writes, entries)
+	}
+	j.emit(writes, entries)
+}
+
+// ownership holds a write at a key held by another writer, or by none.
+func (j *judge) ownership(w *write) {
+	c := j.changes[w.idx]
+	var holder rrset.RRset
+	switch {
+	case c.Op == rrset.OpUpdate && c.Old != nil:
+		holder = *c.Old
+	case c.Op == rrset.OpCreate && j.disabled != nil:
+		d, ok := j.disabled[w.rr.Key()]
+		if !ok {
+			return
+		}
+		holder = d
+	default:
+		return
+	}
+	switch {
+	case holder.ManagedBy == j.writer:
+	case holder.ManagedBy != "":
+		f := w.find(NotOwner)
+		f.own, f.With = true, []rrset.RRset{holder}
+	case !j.opts.adopt:
+		f := w.find(Unowned)
+		f.own, f.With = true, []rrset.RRset{holder}
+	}
+}
+
+// collide records what w collides with at its name.
+func (j *judge) collide(w *write, entries []*entry, atApex bool) {
+	for i, e := range entries {
+		k := pairKind(w.rr.Type, e.rr.Type, atApex)
+		if k == "" {
+			continue
+		}
+		f := w.find(k)
+		if e.write != nil {
+			f.Desired = append(f.Desired, e.rr)
+			w.internal = true
+			continue
+		}
+		f.With = append(f.With, e.rr)
+		w.victims = append(w.victims, i)
+		if !j.deletable(e) {
+			w.hard = true
+		}
+	}
+}
+
+// deletable reports whether Takeover may delete e for the writer.
+func (j *judge) deletable(e *entry) bool {
+	if e.pinned || e.write != nil {
+		return false
+	}
+	return e.rr.ManagedBy == j.writer || (e.rr.ManagedBy == "" && j.opts.adopt)
+}
+
+// nsAndDNAME blocks every write at a name below the apex that would still
+// hold both NS and DNAME, and says so even for writes blocked already:
+// PowerDNS checks the whole name on each write, whatever the type written.
+// Only live data can get there, since a write of either type next to the
+// other is blocked or takes the other over.
+func (j *judge) nsAndDNAME(writes []*write, entries []*entry) {
+	var ns, dname *rrset.RRset
+	for _, e := range entries {
+		rr := &e.rr
+		switch {
+		case e.victim:
+			continue
+		case e.write != nil && (!e.write.blocked || e.write.held):
+			// A write that goes is judged by collide; a held one left its
+			// live RRset as a pinned entry.
+			continue
+		case e.write != nil:
+			// A blocked update leaves the live RRset in place.
+			if rr = j.changes[e.write.idx].Old; rr == nil {
+				continue
+			}
+		}
+		switch rr.Type {
+		case "NS":
+			ns = rr
+		case "DNAME":
+			dname = rr
+		}
+	}
+	if ns == nil || dname == nil {
+		return
+	}
+	for _, w := range writes {
+		w.blocked = true
+		if slices.ContainsFunc(w.findings, func(f finding) bool { return f.Kind == NSAndDNAME }) {
+			continue
+		}
+		f := w.find(NSAndDNAME)
+		f.own = true
+		f.With = []rrset.RRset{*dname, *ns}
+	}
+	for _, e := range entries {
+		e.victim = false
+	}
+}
+
+// emit records the site's verdicts. A blocked write does not list what the
+// plan deletes, which it no longer collides with.
+func (j *judge) emit(writes []*write, entries []*entry) {
+	for _, e := range entries {
+		if e.victim {
+			j.displaced = append(j.displaced, e.rr)
+		}
+	}
+	for _, w := range writes {
+		if !w.blocked {
+			continue
+		}
+		j.blocked[w.idx] = true
+		start := len(j.conflicts)
+		for _, f := range w.findings {
+			if len(j.displaced) > 0 {
+				f.With = slices.DeleteFunc(f.With, func(rr rrset.RRset) bool {
+					return slices.ContainsFunc(entries, func(e *entry) bool {
+						return e.victim && e.write == nil && e.rr.Key() == rr.Key()
+					})
+				})
+			}
+			if !f.own && len(f.With) == 0 && len(f.Desired) == 0 {
+				continue
+			}
+			j.conflicts = append(j.conflicts, f.Conflict)
+		}
+		slices.SortStableFunc(j.conflicts[start:], compareConflicts)
+	}
+}
+
+// result assembles the allowed plan.
+func (j *judge) result(diff rrset.Plan) Result {
+	plan := rrset.Plan{Zone: diff.Zone, ManagedBy: diff.ManagedBy, Changes: make([]rrset.Change, 0, len(diff.Changes)+len(j.displaced))}
+	for _, c := range diff.Changes {
+		if c.Op == rrset.OpDelete {
+			plan.Changes = append(plan.Changes, c)
+		}
+	}
+	var displaced []rrset.RRset
+	if len(j.displaced) > 0 {
+		for _, rr := range j.displaced {
+			old := rr
+			plan.Changes = append(plan.Changes, rrset.Change{Op: rrset.OpDelete, Old: &old})
+		}
+		plan.Changes = sortDeletes(plan.Zone, plan.Changes)
+		displaced = sortRRsets(plan.Zone, j.displaced)
+	}
+	for i, c := range diff.Changes {
+		if c.Op != rrset.OpDelete && !j.blocked[i] {
+			plan.Changes = append(plan.Changes, c)
+		}
+	}
+	return Result{Plan: plan, Conflicts: j.conflicts, Displaced: displaced}
+}

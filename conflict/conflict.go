@@ -1,0 +1,146 @@
+package conflict
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/pdnskit/reconcile/rrset"
+)
+
+// Conflict is one reason a desired RRset is not written. A blocked RRset
+// has one Conflict per rule it breaks.
+type Conflict struct {
+	// Key is the key of the blocked RRset.
+	Key rrset.Key `json:"key"`
+	// Kind is the rule it breaks.
+	Kind Kind `json:"kind"`
+	// RRset is the blocked desired RRset, with ManagedBy set to the writer.
+	RRset rrset.RRset `json:"rrset"`
+	// With are the live RRsets it collides with, each with its ManagedBy:
+	// data at the same name (type rules), or the RRset at the same key
+	// (NotOwner, Unowned). None are changed by the plan.
+	With []rrset.RRset `json:"with,omitempty"`
+	// Desired are the other RRsets of the same desired set it collides
+	// with: they are blocked too, since neither can be written next to the
+	// other.
+	Desired []rrset.RRset `json:"desired,omitempty"`
+}
+
+// Writers returns the distinct writers of With, sorted; "" stands for live
+// data with no writer recorded.
+func (c Conflict) Writers() []string {
+	out := make([]string, 0, len(c.With))
+	for _, rr := range c.With {
+		out = append(out, rr.ManagedBy)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// String describes the conflict in one line, e.g.
+//
+//	v4.example.com. CNAME blocked: CNAME next to A held by external-dns
+func (c Conflict) String() string {
+	var b strings.Builder
+	b.WriteString(c.Key.Name + " " + c.Key.Type + " blocked: ")
+	typ := c.Key.Type
+	switch c.Kind {
+	case CNAMEAndOtherData, ALIASAndAddress:
+		b.WriteString(typ + " next to ")
+		c.writeOthers(&b)
+	case NSAndDNAME:
+		if typ == "NS" || typ == "DNAME" {
+			b.WriteString(typ + " next to ")
+			c.writeOthers(&b)
+			b.WriteString(" below the zone apex")
+		} else {
+			b.WriteString("the name holds ")
+			c.writeOthers(&b)
+			b.WriteString(" below the zone apex, where PowerDNS refuses every write")
+		}
+	case ApexCNAME:
+		b.WriteString("CNAME at the zone apex")
+		if len(c.With)+len(c.Desired) > 0 {
+			b.WriteString(", next to ")
+			c.writeOthers(&b)
+		}
+	case SingleRecordType:
+		b.WriteString(strconv.Itoa(len(c.RRset.Records)) + " records in a " + typ + " RRset, which allows one")
+	case Placement:
+		if typ == "DS" {
+			b.WriteString(typ + " at the zone apex")
+		} else {
+			b.WriteString(typ + " below the zone apex")
+		}
+	case NotOwner:
+		b.WriteString("held by " + writersText(c.Writers()))
+	case Unowned:
+		b.WriteString("held by no writer, and adoption is off")
+	default:
+		b.WriteString(string(c.Kind))
+		if len(c.With)+len(c.Desired) > 0 {
+			b.WriteString(" with ")
+			c.writeOthers(&b)
+		}
+	}
+	return b.String()
+}
+
+// writeOthers lists With grouped by writer, then Desired: "A and AAAA held
+// by external-dns, TXT also desired".
+func (c Conflict) writeOthers(b *strings.Builder) {
+	var groups []string
+	var owners []string
+	types := make(map[string][]string)
+	for _, rr := range c.With {
+		if _, ok := types[rr.ManagedBy]; !ok {
+			owners = append(owners, rr.ManagedBy)
+		}
+		types[rr.ManagedBy] = append(types[rr.ManagedBy], rr.Type)
+	}
+	for _, owner := range owners {
+		groups = append(groups, joinAnd(types[owner])+" held by "+writerText(owner))
+	}
+	if len(c.Desired) > 0 {
+		t := make([]string, 0, len(c.Desired))
+		for _, rr := range c.Desired {
+			t = append(t, rr.Type)
+		}
+		groups = append(groups, joinAnd(t)+" also desired")
+	}
+	if len(groups) == 0 {
+		b.WriteString("other data")
+		return
+	}
+	b.WriteString(strings.Join(groups, ", "))
+}
+
+func writerText(w string) string {
+	if w == "" {
+		return "no writer"
+	}
+	return w
+}
+
+func writersText(ws []string) string {
+	if len(ws) == 0 {
+		return "another writer"
+	}
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = writerText(w)
+	}
+	return joinAnd(out)
+}
+
+// joinAnd joins "A", "AAAA", "TXT" as "A, AAAA and TXT".
+func joinAnd(s []string) string {
+	if len(s) <= 1 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
+
+// compareConflicts orders the conflicts of one key by kind.
+func compareConflicts(a, b Conflict) int { return a.Kind.rank() - b.Kind.rank() }

@@ -1,0 +1,114 @@
+package conflict_test
+
+import (
+	"fmt"
+
+	"github.com/pdnskit/reconcile/conflict"
+	"github.com/pdnskit/reconcile/rrset"
+)
+
+// mustSet builds a Set of zone from RRsets, each with its writer.
+func mustSet(zone string, rrsets ...rrset.RRset) *rrset.Set {
+	s, err := rrset.NewSet(zone)
+	if err != nil {
+		panic(err)
+	}
+	for _, rr := range rrsets {
+		if err := s.Add(rr); err != nil {
+			panic(err)
+		}
+	}
+	return s
+}
+
+// mustRRset builds an RRset held by writer ("" for desired data, which
+// Check stamps with its writer).
+func mustRRset(zone, name, typ, writer string, contents ...string) rrset.RRset {
+	rr, err := rrset.New(zone, name, typ, 300, contents...)
+	if err != nil {
+		panic(err)
+	}
+	rr.ManagedBy = writer
+	return rr
+}
+
+// One controller (external-dns) holds addresses at the gateway names,
+// another (gateway-dns) wants CNAMEs there. PowerDNS would refuse each
+// CNAME with a 422, again on every retry; Check blocks them before they
+// are sent, names the writer in the way, and lets the rest through.
+func Example() {
+	const zone = "example.com."
+	live := mustSet(zone,
+		mustRRset(zone, "@", "NS", "", "ns1.example.net."),
+		mustRRset(zone, "v4", "A", "external-dns", "192.0.2.1"),
+		mustRRset(zone, "v6", "AAAA", "external-dns", "2001:db8::1"),
+	)
+	desired := mustSet(zone,
+		mustRRset(zone, "v4", "CNAME", "", "@"),
+		mustRRset(zone, "v6", "CNAME", "", "@"),
+		mustRRset(zone, "www", "A", "", "192.0.2.80"),
+	)
+
+	res := conflict.Check(desired, live, "gateway-dns")
+	for _, c := range res.Conflicts {
+		fmt.Println(c)
+		fmt.Println("  kind:", c.Kind, "writers:", c.Writers())
+	}
+	fmt.Print(res.Plan)
+	// Output:
+	// v4.example.com. CNAME blocked: CNAME next to A held by external-dns
+	//   kind: CNAMEAndOtherData writers: [external-dns]
+	// v6.example.com. CNAME blocked: CNAME next to AAAA held by external-dns
+	//   kind: CNAMEAndOtherData writers: [external-dns]
+	// Plan for example.com. by gateway-dns: 1 to create, 0 to update, 0 to delete.
+	// + www.example.com. 300 IN A 192.0.2.80
+}
+
+// A writer moves a name from an address to a CNAME while the caller holds
+// the delete of its own A back (and so keeps the A in the desired Set).
+// Refuse blocks the CNAME, naming the writer's own A; Takeover deletes the A
+// and writes the CNAME in one plan, the delete first, as PowerDNS needs.
+func Example_takeover() {
+	const zone = "example.com."
+	live := mustSet(zone, mustRRset(zone, "api", "A", "gateway-dns", "192.0.2.1"))
+	desired := mustSet(zone,
+		mustRRset(zone, "api", "A", "", "192.0.2.1"),
+		mustRRset(zone, "api", "CNAME", "", "lb.example.net."),
+	)
+
+	refused := conflict.Check(desired, live, "gateway-dns")
+	fmt.Println(refused.Conflicts[0])
+
+	taken := conflict.Check(desired, live, "gateway-dns", conflict.WithPolicy(conflict.Takeover))
+	fmt.Print(taken.Plan)
+	// Output:
+	// api.example.com. CNAME blocked: CNAME next to A held by gateway-dns
+	// Plan for example.com. by gateway-dns: 1 to create, 0 to update, 1 to delete.
+	// - api.example.com. 300 IN A 192.0.2.1
+	// + api.example.com. 300 IN CNAME lb.example.net.
+}
+
+// PowerDNS ignores disabled records when it checks a write, and so does
+// Check: an A may go next to a disabled CNAME. A disabled RRset still
+// belongs to its writer, though, and is not written over.
+func ExampleWithDisabledLive() {
+	const zone = "example.com."
+	disabled := []rrset.RRset{
+		mustRRset(zone, "old", "CNAME", "external-dns", "legacy.example.net."),
+		mustRRset(zone, "_dmarc", "TXT", "external-dns", "v=DMARC1; p=none"),
+	}
+	desired := mustSet(zone,
+		mustRRset(zone, "old", "A", "", "192.0.2.7"),
+		mustRRset(zone, "_dmarc", "TXT", "", "v=DMARC1; p=reject"),
+	)
+
+	res := conflict.Check(desired, nil, "gateway-dns", conflict.WithDisabledLive(disabled...))
+	for _, c := range res.Conflicts {
+		fmt.Println(c)
+	}
+	fmt.Print(res.Plan)
+	// Output:
+	// _dmarc.example.com. TXT blocked: held by external-dns
+	// Plan for example.com. by gateway-dns: 1 to create, 0 to update, 0 to delete.
+	// + old.example.com. 300 IN A 192.0.2.7
+}

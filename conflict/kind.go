@@ -1,0 +1,69 @@
+package conflict
+
+// Kind says which rule a blocked write breaks. The values are stable
+// strings, safe to use as metric labels and condition reasons.
+type Kind string
+
+// The kinds, in the order a key's conflicts are listed. The first five are
+// rules PowerDNS enforces itself (EnforcedByPowerDNS reports true); the
+// others are rules it does not.
+const (
+	// CNAMEAndOtherData: a CNAME and data of any other type at one name,
+	// in either direction. PowerDNS refuses it ("Conflicts with
+	// pre-existing RRset").
+	CNAMEAndOtherData Kind = "CNAMEAndOtherData"
+	// SingleRecordType: more than one record in an RRset of a type that
+	// allows one: CNAME, DNAME or SOA. PowerDNS refuses it ("has more than
+	// one record", "only one such record allowed").
+	SingleRecordType Kind = "SingleRecordType"
+	// ApexCNAME: a CNAME at the zone apex, where the SOA and NS always
+	// are. PowerDNS refuses it as CNAMEAndOtherData; it gets its own kind
+	// because no change elsewhere can make it valid.
+	ApexCNAME Kind = "ApexCNAME"
+	// NSAndDNAME: NS and DNAME at one name below the apex. PowerDNS refuses
+	// any write at such a name ("Cannot have both NS and DNAME except in
+	// zone apex").
+	NSAndDNAME Kind = "NSAndDNAME"
+	// Placement: a type where PowerDNS refuses it: SOA or DNSKEY below the
+	// apex ("is only allowed at apex"), DS at the apex ("is not allowed at
+	// apex").
+	Placement Kind = "Placement"
+	// ALIASAndAddress: an ALIAS next to A or AAAA at one name. PowerDNS
+	// accepts it and then answers with either; it is refused here.
+	ALIASAndAddress Kind = "ALIASAndAddress"
+	// NotOwner: the key is held by another writer, live (or with all its
+	// records disabled).
+	NotOwner Kind = "NotOwner"
+	// Unowned: the key is held by an RRset with no writer recorded, and the
+	// caller did not opt in to adopting such RRsets (WithAdoption).
+	Unowned Kind = "Unowned"
+)
+
+// kinds lists every Kind in order.
+var kinds = [...]Kind{
+	CNAMEAndOtherData, SingleRecordType, ApexCNAME, NSAndDNAME, Placement,
+	ALIASAndAddress, NotOwner, Unowned,
+}
+
+// String returns the kind's name, e.g. "CNAMEAndOtherData".
+func (k Kind) String() string { return string(k) }
+
+// EnforcedByPowerDNS reports whether PowerDNS itself refuses such a write
+// (with a 422), as opposed to a rule only this package enforces.
+func (k Kind) EnforcedByPowerDNS() bool {
+	switch k {
+	case CNAMEAndOtherData, SingleRecordType, ApexCNAME, NSAndDNAME, Placement:
+		return true
+	}
+	return false
+}
+
+// rank orders kinds as they are declared; an unknown kind comes last.
+func (k Kind) rank() int {
+	for i, known := range kinds {
+		if k == known {
+			return i
+		}
+	}
+	return len(kinds)
+}

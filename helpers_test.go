@@ -1,0 +1,174 @@
+package reconcile_test
+
+import (
+	"context"
+	"net/http"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/joeig/go-powerdns/v3"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pdnskit/reconcile"
+	"github.com/pdnskit/reconcile/internal/pdnsapi"
+	"github.com/pdnskit/reconcile/internal/pdnstest"
+	"github.com/pdnskit/reconcile/rrset"
+)
+
+func TestMain(m *testing.M) { pdnstest.Main(m) }
+
+// recorder is the HTTP transport of a test's Reconciler: it counts what the
+// server answered, by method and status, and can run a hook just before a
+// PATCH goes out (to let another writer change the zone in between a
+// Reconciler's read and its write).
+type recorder struct {
+	base   http.RoundTripper
+	counts pdnsapi.Counts
+
+	mu          sync.Mutex
+	beforePatch func()
+}
+
+func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Method == http.MethodPatch {
+		r.mu.Lock()
+		hook := r.beforePatch
+		r.beforePatch = nil
+		r.mu.Unlock()
+		if hook != nil {
+			hook()
+		}
+	}
+	resp, err := r.base.RoundTrip(req)
+	status := 0
+	if err == nil {
+		status = resp.StatusCode
+	}
+	r.counts.Observe(req.Method, status)
+	return resp, err
+}
+
+// onNextPatch runs hook once, before the next PATCH is sent.
+func (r *recorder) onNextPatch(hook func()) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.beforePatch = hook
+}
+
+// refusals counts the 4xx answers the server gave.
+func (r *recorder) refusals() int {
+	n := 0
+	for _, m := range []string{http.MethodGet, http.MethodPatch, http.MethodPut, http.MethodPost, http.MethodDelete} {
+		for code := 400; code < 500; code++ {
+			n += r.counts.Get(m, code)
+		}
+	}
+	return n
+}
+
+// newWriter returns a Reconciler writing as writer to srv, and its recorder.
+func newWriter(t *testing.T, srv *pdnstest.Server, writer string, opts ...reconcile.Option) (*reconcile.Reconciler, *recorder) {
+	t.Helper()
+	rec := &recorder{base: http.DefaultTransport}
+	all := append([]reconcile.Option{
+		reconcile.WithAPIKey(srv.APIKey),
+		reconcile.WithManagedBy(writer),
+		reconcile.WithHTTPClient(&http.Client{Transport: rec, Timeout: 30 * time.Second}),
+		reconcile.WithDNSAddr(srv.DNSAddr),
+	}, opts...)
+	r, err := reconcile.New(srv.URL, all...)
+	require.NoError(t, err)
+	return r, rec
+}
+
+func testContext(t *testing.T) context.Context {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func mustRRset(t *testing.T, zone, name, typ string, ttl uint32, contents ...string) rrset.RRset {
+	t.Helper()
+	rr, err := rrset.New(zone, name, typ, ttl, contents...)
+	require.NoError(t, err)
+	return rr
+}
+
+// liveTypes reads the zone through the API: the types at each name.
+func liveTypes(t *testing.T, srv *pdnstest.Server, zone string) map[string][]string {
+	t.Helper()
+	z := readZone(t, srv, zone)
+	out := make(map[string][]string)
+	for _, rr := range z.RRsets {
+		out[*rr.Name] = append(out[*rr.Name], string(*rr.Type))
+	}
+	for _, types := range out {
+		sort.Strings(types)
+	}
+	return out
+}
+
+func readZone(t *testing.T, srv *pdnstest.Server, zone string) *powerdns.Zone {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	z, err := srv.Client.Zones.Get(ctx, zone)
+	require.NoError(t, err)
+	return z
+}
+
+// liveContents reads one RRset's record contents through the API, sorted;
+// nil when the RRset does not exist.
+func liveContents(t *testing.T, srv *pdnstest.Server, zone, name, typ string) []string {
+	t.Helper()
+	for _, rr := range readZone(t, srv, zone).RRsets {
+		if *rr.Name == name && string(*rr.Type) == typ {
+			var out []string
+			for _, r := range rr.Records {
+				out = append(out, *r.Content)
+			}
+			sort.Strings(out)
+			return out
+		}
+	}
+	return nil
+}
+
+// requireNoCNAMEWithAddress fails when any name holds a CNAME next to an A
+// or AAAA: the state the incident left behind.
+func requireNoCNAMEWithAddress(t *testing.T, srv *pdnstest.Server, zone string) {
+	t.Helper()
+	for name, types := range liveTypes(t, srv, zone) {
+		joined := "," + strings.Join(types, ",") + ","
+		if strings.Contains(joined, ",CNAME,") && (strings.Contains(joined, ",A,") || strings.Contains(joined, ",AAAA,")) {
+			t.Fatalf("%s holds %v: CNAME next to an address", name, types)
+		}
+	}
+}
+
+// stores are the ownership stores every Reconciler test runs with: the one
+// the server gets by default, and zone metadata forced where that is not
+// already it, so both stores are proven on every backend that takes them.
+func stores(srv *pdnstest.Server) []reconcile.OwnershipStore {
+	if srv.Backend == pdnstest.LMDB && !srv.AtLeast(5, 1) {
+		return []reconcile.OwnershipStore{reconcile.OwnershipAuto}
+	}
+	return []reconcile.OwnershipStore{reconcile.OwnershipAuto, reconcile.OwnershipMetadata}
+}
+
+// forEachStore runs fn against every server, once per ownership store.
+func forEachStore(t *testing.T, fn func(t *testing.T, srv *pdnstest.Server, store reconcile.Option)) {
+	t.Helper()
+	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
+		t.Parallel()
+		for _, s := range stores(srv) {
+			t.Run(s.String(), func(t *testing.T) {
+				fn(t, srv, reconcile.WithOwnershipStore(s))
+			})
+		}
+	})
+}

@@ -1,0 +1,73 @@
+package reconcile
+
+import (
+	"time"
+
+	"github.com/pdnskit/reconcile/rrset"
+)
+
+// minDeferPace is the shortest requeue suggested while deletes wait.
+const minDeferPace = time.Second
+
+// gateIdle is how long a deletion-gate entry may go unobserved before it is
+// dropped: far beyond any sensible gate span, so only entries of zones and
+// names nobody syncs any more go.
+const gateIdle = 24 * time.Hour
+
+// holdDeletes decides which of the writer's live RRsets that are absent from
+// want may be deleted by this Sync. The others are added to want, so that
+// Diff leaves them alone, and reported as deferred:
+//
+//   - with WithUpsertOnly, none is deleted;
+//   - an RRset must have been absent on the gate's number of consecutive
+//     syncs spanning its span (one bad read of the desired state, such as
+//     a nameserver flap, deletes nothing);
+//   - if the deletes that pass the gate exceed the delete guard's share of
+//     the writer's RRsets in the zone, none is deleted unless forced.
+func (r *Reconciler) holdDeletes(zone string, want, live *rrset.Set, sc syncConfig) (*rrset.Set, []Deferral) {
+	writer := r.cfg.managedBy
+	r.gate.ForgetIdle(gateIdle)
+	owned := 0
+	var deferred []Deferral
+	var passing []rrset.RRset
+	for rr := range live.All() {
+		if rr.ManagedBy != writer {
+			continue
+		}
+		owned++
+		key := gateKey(zone, rr.Key())
+		if _, ok := want.Get(rr.Key()); ok {
+			r.gate.Forget(key)
+			continue
+		}
+		switch {
+		case r.cfg.upsertOnly:
+			deferred = append(deferred, Deferral{RRset: rr, Reason: DeferUpsertOnly})
+		case !r.gate.Observe(key, true):
+			deferred = append(deferred, Deferral{RRset: rr, Reason: DeferGate})
+		default:
+			passing = append(passing, rr)
+		}
+	}
+	if !sc.forceDeletes && owned >= r.cfg.guardMin &&
+		float64(len(passing)) > r.cfg.guardFraction*float64(owned) {
+		for _, rr := range passing {
+			deferred = append(deferred, Deferral{RRset: rr, Reason: DeferGuard})
+		}
+		passing = nil
+	}
+	for _, rr := range passing {
+		// The delete goes ahead: a later absence starts a new streak.
+		r.gate.Forget(gateKey(zone, rr.Key()))
+	}
+	for _, d := range deferred {
+		// Held RRsets are still wanted, for now: Diff leaves them alone
+		// and package conflict sees them where they are.
+		_ = want.Add(d.RRset)
+	}
+	return want, deferred
+}
+
+func gateKey(zone string, k rrset.Key) string {
+	return zone + " " + k.Name + " " + k.Type
+}

@@ -1,0 +1,222 @@
+package reconcile
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/pdnskit/reconcile/backoff"
+	"github.com/pdnskit/reconcile/conflict"
+	pdnserrors "github.com/pdnskit/reconcile/errors"
+	"github.com/pdnskit/reconcile/internal/pdnsapi"
+	"github.com/pdnskit/reconcile/rrset"
+)
+
+// syncRun is the state of one Sync of one zone.
+type syncRun struct {
+	r    *Reconciler
+	zone string
+	res  Result
+}
+
+// call makes one API call through go-powerdns, retrying transient failures
+// within the Reconciler's retry bounds; the error it returns carries every
+// problem PowerDNS reported (a *pdnserrors.APIError) or the transport's.
+func (s *syncRun) call(ctx context.Context, fn func(ctx context.Context) error) error {
+	opts := append([]backoff.Option{backoff.WithClock(s.r.cfg.clock)}, s.r.cfg.retry...)
+	return backoff.Retry(ctx, func(ctx context.Context) error {
+		s.res.Requests++
+		return pdnsapi.Call(ctx, fn)
+	}, opts...)
+}
+
+// Sync makes zone hold the desired RRsets of this Reconciler's writer:
+//
+//  1. it reads the zone once, and turns desired and live into rrset Sets
+//     (two spellings of one key in desired with different data are an
+//     error, and nothing is written);
+//  2. it diffs them and checks the changes with package conflict, so a
+//     write that would collide with other data or another writer's RRset
+//     is blocked before PowerDNS sees it (Result.Blocked);
+//  3. it holds back deletes that have not passed the sustained-absence gate
+//     or would trip the delete guard (Result.Deferred);
+//  4. it sends every allowed change in one atomic PATCH, deletes first,
+//     split only when larger than the server accepts;
+//  5. if PowerDNS still refuses (another writer changed the zone since the
+//     read), it isolates the refused RRsets, applies the rest and reports
+//     the refused ones with their problems (Result.Refused). A refused
+//     change is not sent again until it or the data at its name changes.
+//
+// Every desired RRset is stamped with the Reconciler's writer. A nil error
+// means every change was applied, blocked or deferred on purpose; transport
+// and server failures are errors classified by package errors, and bad
+// input is an *InputError. Result.RequeueAfter says when to sync again.
+func (r *Reconciler) Sync(ctx context.Context, zone string, desired []rrset.RRset, opts ...SyncOption) (Result, error) {
+	var sc syncConfig
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&sc)
+		}
+	}
+	canonical, err := rrset.CanonicalZone(zone)
+	if err != nil {
+		return Result{Zone: zone}, &InputError{Zone: zone, Err: err}
+	}
+	s := &syncRun{r: r, zone: canonical, res: Result{Zone: canonical}}
+	unlock := r.lockZone(canonical)
+	defer unlock()
+
+	err = s.run(ctx, desired, sc)
+	s.res.RequeueAfter = r.requeueAfter(canonical, &s.res, err)
+	return s.res, err
+}
+
+func (s *syncRun) run(ctx context.Context, desired []rrset.RRset, sc syncConfig) (err error) {
+	r := s.r
+	want, err := desiredSet(s.zone, r.cfg.managedBy, desired)
+	if err != nil {
+		return err
+	}
+	store, err := r.ownershipStore(ctx, s)
+	if err != nil {
+		return fmt.Errorf("sync %s: detect ownership store: %w", s.zone, err)
+	}
+	live, err := s.read(ctx, store)
+	if err != nil {
+		return fmt.Errorf("sync %s: %w", s.zone, err)
+	}
+	if store == OwnershipMetadata {
+		defer func() {
+			if err == nil {
+				if err = s.settleClaims(ctx, live); err != nil {
+					err = fmt.Errorf("sync %s: release ownership claims: %w", s.zone, err)
+				}
+			}
+		}()
+	}
+
+	want, s.res.Deferred = r.holdDeletes(s.zone, want, live.set, sc)
+	checked := conflict.Check(want, live.set, r.cfg.managedBy,
+		conflict.WithPolicy(r.cfg.policy),
+		conflict.WithAdoption(r.cfg.adopt),
+		conflict.WithDisabledLive(live.disabled...),
+	)
+	s.res.Blocked = checked.Conflicts
+	s.res.Deferred = withoutTakenOver(s.res.Deferred, checked.Plan)
+	plan := r.skipRemembered(s.zone, checked.Plan, live.set, &s.res)
+	if len(plan.Changes) == 0 {
+		return nil
+	}
+	if err = s.apply(ctx, plan, live, store); err != nil {
+		return fmt.Errorf("sync %s: %w", s.zone, err)
+	}
+	return nil
+}
+
+// withoutTakenOver drops the deferrals of RRsets the plan deletes anyway: a
+// takeover replaces a held RRset in the same PATCH as the write that needs
+// its place.
+func withoutTakenOver(deferred []Deferral, plan rrset.Plan) []Deferral {
+	if len(deferred) == 0 {
+		return deferred
+	}
+	deleted := make(map[rrset.Key]bool)
+	for _, c := range plan.Changes {
+		if c.Op == rrset.OpDelete {
+			deleted[c.Key()] = true
+		}
+	}
+	out := deferred[:0]
+	for _, d := range deferred {
+		if !deleted[d.RRset.Key()] {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// InputError is bad input to Sync: a zone or desired RRset that cannot be
+// written. Nothing was written.
+type InputError struct {
+	Zone string
+	Err  error
+}
+
+func (e *InputError) Error() string { return "reconcile: zone " + e.Zone + ": " + e.Err.Error() }
+
+func (e *InputError) Unwrap() error { return e.Err }
+
+// desiredSet canonicalises desired into a Set stamped with writer. Two
+// spellings of one key are fine when their data is equal, an error when it
+// differs.
+func desiredSet(zone, writer string, desired []rrset.RRset) (*rrset.Set, error) {
+	set, err := rrset.NewSet(zone)
+	if err != nil {
+		return nil, &InputError{Zone: zone, Err: err}
+	}
+	set.Grow(len(desired))
+	for _, d := range desired {
+		// Canonicalise again: an RRset literal, or one made for another
+		// spelling of the zone, must still compare equal to what PowerDNS
+		// returns.
+		rr, err := rrset.New(zone, d.Name, d.Type, d.TTL, d.Records...)
+		if err != nil {
+			return nil, &InputError{Zone: zone, Err: err}
+		}
+		rr.ManagedBy = writer
+		if err := set.Add(rr); err != nil {
+			var dup *rrset.DuplicateError
+			if errors.As(err, &dup) && dup.Existing.EqualData(rr) {
+				continue
+			}
+			return nil, &InputError{Zone: zone, Err: err}
+		}
+	}
+	return set, nil
+}
+
+// requeueAfter decides Result.RequeueAfter from how the Sync ended.
+func (r *Reconciler) requeueAfter(zone string, res *Result, err error) time.Duration {
+	switch {
+	case err != nil:
+		// Transient failures back off per zone; bad input and PowerDNS
+		// refusing the whole request (401, 404) wait the refusal interval.
+		return r.requeue.After(zone, err)
+	case len(res.Refused) > 0 || len(res.Blocked) > 0:
+		return r.requeue.After(zone, errRefusedOrBlocked)
+	case res.pending():
+		r.requeue.After(zone, nil)
+		return r.deferPace()
+	default:
+		return r.requeue.After(zone, nil)
+	}
+}
+
+// errRefusedOrBlocked stands for a Sync that wrote what it could and was
+// refused the rest: permanent until something changes.
+var errRefusedOrBlocked = errors.New("a write was refused or blocked")
+
+// deferPace is how often to sync while deletes wait for the gate: it opens
+// after deleteChecks syncs spanning deleteSpan, so syncing every
+// span/(checks-1) lets it open as soon as it can.
+func (r *Reconciler) deferPace() time.Duration {
+	if r.cfg.deleteChecks <= 1 {
+		return max(r.cfg.deleteSpan, minDeferPace)
+	}
+	return max(r.cfg.deleteSpan/time.Duration(r.cfg.deleteChecks-1), minDeferPace)
+}
+
+// isRefusal reports whether err is PowerDNS refusing the content of a PATCH
+// (as opposed to the request failing), and so can be isolated to RRsets.
+func isRefusal(err error) (*pdnserrors.APIError, bool) {
+	apiErr, ok := pdnserrors.AsAPIError(err)
+	if !ok {
+		return nil, false
+	}
+	switch apiErr.StatusCode {
+	case 400, 413, 422:
+		return apiErr, true
+	}
+	return nil, false
+}
