@@ -231,21 +231,32 @@ func (s *syncRun) toAPI(c rrset.Change, live *liveZone, store OwnershipStore) po
 // after the Sync: claims on RRsets it deleted, failed to create, or that are
 // gone or won by another writer's earlier claim are released.
 func (s *syncRun) settleClaims(ctx context.Context, live *liveZone) error {
+	keep, changed := s.settledClaims(live)
+	if !changed {
+		return nil
+	}
+	return s.setClaims(ctx, keep)
+}
+
+// claimsUnsettled reports whether the metadata store holds claims of the
+// writer that settleClaims would release even when nothing is written.
+func (s *syncRun) claimsUnsettled(live *liveZone, store OwnershipStore) bool {
+	if store != OwnershipMetadata {
+		return false
+	}
+	_, changed := s.settledClaims(live)
+	return changed
+}
+
+func (s *syncRun) settledClaims(live *liveZone) (keep map[rrset.Key]int64, changed bool) {
 	mine := live.claims.mine
-	keep := maps.Clone(mine)
+	keep = maps.Clone(mine)
 	if keep == nil {
 		keep = make(map[rrset.Key]int64)
 	}
-	exists := func(k rrset.Key) bool {
-		if _, ok := live.set.Get(k); ok {
-			return true
-		}
-		for _, d := range live.disabled {
-			if d.Key() == k {
-				return true
-			}
-		}
-		return false
+	disabled := make(map[rrset.Key]bool, len(live.disabled))
+	for _, d := range live.disabled {
+		disabled[d.Key()] = true
 	}
 	written := make(map[rrset.Key]bool)
 	for _, c := range s.res.Applied {
@@ -259,13 +270,11 @@ func (s *syncRun) settleClaims(ctx context.Context, live *liveZone) error {
 		if written[k] {
 			continue
 		}
+		_, exists := live.set.Get(k)
 		owner, _ := live.claims.owner(k)
-		if !exists(k) || owner != s.r.cfg.managedBy {
+		if (!exists && !disabled[k]) || owner != s.r.cfg.managedBy {
 			delete(keep, k)
 		}
 	}
-	if len(keep) == len(mine) {
-		return nil
-	}
-	return s.setClaims(ctx, keep)
+	return keep, len(keep) != len(mine)
 }

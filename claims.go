@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -52,25 +51,17 @@ func (c claims) owner(k rrset.Key) (string, bool) {
 	return cl.writer, ok
 }
 
-// readClaims reads every writer's claims from the zone's metadata.
-func (s *syncRun) readClaims(ctx context.Context) (claims, error) {
-	var all []powerdns.Metadata
-	err := s.call(ctx, func(ctx context.Context) error {
-		var err error
-		all, err = s.r.client.Metadata.List(ctx, s.zone)
-		return err
-	})
-	if err != nil {
-		return claims{}, fmt.Errorf("read ownership claims: %w", err)
-	}
+// claimsIn reads every writer's claims from a listing of the zone's
+// metadata.
+func claimsIn(all []powerdns.Metadata, writer string) claims {
 	out := claims{owners: make(map[rrset.Key]claim), mine: make(map[rrset.Key]int64)}
-	myKind := claimKind(s.r.cfg.managedBy)
+	myKind := claimKind(writer)
 	for _, md := range all {
 		if md.Kind == nil || !strings.HasPrefix(string(*md.Kind), claimKindPrefix) {
 			continue
 		}
-		writer, entries := parseClaims(md.Metadata)
-		if writer == "" || claimKind(writer) != string(*md.Kind) {
+		owner, entries := parseClaims(md.Metadata)
+		if owner == "" || claimKind(owner) != string(*md.Kind) {
 			continue // not a kind this library wrote
 		}
 		for k, since := range entries {
@@ -78,12 +69,12 @@ func (s *syncRun) readClaims(ctx context.Context) (claims, error) {
 				out.mine[k] = since
 			}
 			cur, taken := out.owners[k]
-			if !taken || since < cur.since || (since == cur.since && writer < cur.writer) {
-				out.owners[k] = claim{writer: writer, since: since}
+			if !taken || since < cur.since || (since == cur.since && owner < cur.writer) {
+				out.owners[k] = claim{writer: owner, since: since}
 			}
 		}
 	}
-	return out, nil
+	return out
 }
 
 func parseClaims(values []string) (writer string, entries map[rrset.Key]int64) {

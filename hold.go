@@ -15,8 +15,8 @@ const minDeferPace = time.Second
 const gateIdle = 24 * time.Hour
 
 // holdDeletes decides which of the writer's live RRsets that are absent from
-// want may be deleted by this Sync. The others are added to want, so that
-// Diff leaves them alone, and reported as deferred:
+// want may be deleted by this Sync, and returns the others, which the plan
+// keeps where they are:
 //
 //   - with WithUpsertOnly, none is deleted;
 //   - an RRset must have been absent on the gate's number of consecutive
@@ -24,11 +24,13 @@ const gateIdle = 24 * time.Hour
 //     a nameserver flap, deletes nothing);
 //   - if the deletes that pass the gate exceed the delete guard's share of
 //     the writer's RRsets in the zone, none is deleted unless forced.
-func (r *Reconciler) holdDeletes(zone string, want, live *rrset.Set, sc syncConfig) (*rrset.Set, []Deferral) {
+//
+// It records one observation per RRset in the gate: call it once per Sync.
+func (r *Reconciler) holdDeletes(zone string, want, live *rrset.Set, sc syncConfig) []Deferral {
 	writer := r.cfg.managedBy
 	r.gate.ForgetIdle(gateIdle)
 	owned := 0
-	var deferred []Deferral
+	var held []Deferral
 	var passing []rrset.RRset
 	for rr := range live.All() {
 		if rr.ManagedBy != writer {
@@ -42,9 +44,9 @@ func (r *Reconciler) holdDeletes(zone string, want, live *rrset.Set, sc syncConf
 		}
 		switch {
 		case r.cfg.upsertOnly:
-			deferred = append(deferred, Deferral{RRset: rr, Reason: DeferUpsertOnly})
+			held = append(held, Deferral{RRset: rr, Reason: DeferUpsertOnly})
 		case !r.gate.Observe(key, true):
-			deferred = append(deferred, Deferral{RRset: rr, Reason: DeferGate})
+			held = append(held, Deferral{RRset: rr, Reason: DeferGate})
 		default:
 			passing = append(passing, rr)
 		}
@@ -52,7 +54,7 @@ func (r *Reconciler) holdDeletes(zone string, want, live *rrset.Set, sc syncConf
 	if !sc.forceDeletes && owned >= r.cfg.guardMin &&
 		float64(len(passing)) > r.cfg.guardFraction*float64(owned) {
 		for _, rr := range passing {
-			deferred = append(deferred, Deferral{RRset: rr, Reason: DeferGuard})
+			held = append(held, Deferral{RRset: rr, Reason: DeferGuard})
 		}
 		passing = nil
 	}
@@ -60,12 +62,21 @@ func (r *Reconciler) holdDeletes(zone string, want, live *rrset.Set, sc syncConf
 		// The delete goes ahead: a later absence starts a new streak.
 		r.gate.Forget(gateKey(zone, rr.Key()))
 	}
-	for _, d := range deferred {
-		// Held RRsets are still wanted, for now: Diff leaves them alone
-		// and package conflict sees them where they are.
-		_ = want.Add(d.RRset)
+	return held
+}
+
+// recheckHolds carries the decisions of holdDeletes over to a new read of
+// the zone: the same keys stay held, with their data as now read, as long
+// as they are still the writer's.
+func (r *Reconciler) recheckHolds(live *rrset.Set, held []Deferral) []Deferral {
+	out := held[:0]
+	for _, d := range held {
+		rr, ok := live.Get(d.RRset.Key())
+		if ok && rr.ManagedBy == r.cfg.managedBy {
+			out = append(out, Deferral{RRset: rr, Reason: d.Reason})
+		}
 	}
-	return want, deferred
+	return out
 }
 
 func gateKey(zone string, k rrset.Key) string {

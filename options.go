@@ -85,6 +85,8 @@ type config struct {
 	adopt         bool
 	ownership     OwnershipStore
 	dnsAddr       string
+	maxResponse   int64
+	lockTTL       time.Duration
 }
 
 func defaultConfig() config {
@@ -99,6 +101,7 @@ func defaultConfig() config {
 		maxPatchBytes: DefaultMaxPatchBytes,
 		policy:        conflict.Refuse,
 		ownership:     OwnershipAuto,
+		lockTTL:       DefaultLockTTL,
 	}
 }
 
@@ -173,6 +176,11 @@ func WithAdoption() Option { return func(c *config) { c.adopt = true } }
 
 // WithOwnershipStore overrides where ownership is recorded.
 func WithOwnershipStore(s OwnershipStore) Option { return func(c *config) { c.ownership = s } }
+
+// WithMaxResponseBytes bounds how much of one answer from PowerDNS is read
+// (pdnsapi.DefaultMaxResponseBytes, 512 MiB, by default): a larger answer is
+// an error, never a truncated zone.
+func WithMaxResponseBytes(n int64) Option { return func(c *config) { c.maxResponse = n } }
 
 // WithDNSAddr sets the host:port Verify queries; by default the API host on
 // port 53.

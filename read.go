@@ -29,10 +29,11 @@ type liveZone struct {
 	claims claims
 }
 
-// read fetches the zone (and, for the metadata store, its claims) and
-// builds the live Set, with ManagedBy filled from the store; ownership
-// recorded in either store is read, so a change of store loses nothing.
-func (s *syncRun) read(ctx context.Context, store OwnershipStore) (*liveZone, error) {
+// read fetches the zone and builds the live Set, with ManagedBy filled from
+// the RRset comments or, failing those, from the claims in md, the zone's
+// metadata read just before: ownership recorded in either store is read, so
+// a change of store loses nothing.
+func (s *syncRun) read(ctx context.Context, md []powerdns.Metadata) (*liveZone, error) {
 	var zone *powerdns.Zone
 	err := s.call(ctx, func(ctx context.Context) error {
 		var err error
@@ -42,11 +43,9 @@ func (s *syncRun) read(ctx context.Context, store OwnershipStore) (*liveZone, er
 	if err != nil {
 		return nil, fmt.Errorf("read zone: %w", err)
 	}
-	live := &liveZone{foreign: make(map[rrset.Key][]powerdns.Comment)}
-	if store == OwnershipMetadata {
-		if live.claims, err = s.readClaims(ctx); err != nil {
-			return nil, err
-		}
+	live := &liveZone{
+		foreign: make(map[rrset.Key][]powerdns.Comment),
+		claims:  claimsIn(md, s.r.cfg.managedBy),
 	}
 	live.set, err = rrset.NewSet(s.zone)
 	if err != nil {

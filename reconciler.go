@@ -29,6 +29,9 @@ type Reconciler struct {
 
 	memoMu   sync.Mutex
 	refusals map[string]map[string]refusalMemo // zone → change key → memo
+
+	// instance names this Reconciler's zone lock (see lock.go).
+	instance string
 }
 
 // New returns a Reconciler for the PowerDNS server whose API is at serverURL
@@ -46,7 +49,8 @@ func New(serverURL string, opts ...Option) (*Reconciler, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	client, err := pdnsapi.NewClient(serverURL, cfg.apiKey, cfg.serverID, cfg.httpClient)
+	client, err := pdnsapi.NewClient(serverURL, cfg.apiKey, cfg.serverID, cfg.httpClient,
+		pdnsapi.WithMaxResponseBytes(cfg.maxResponse))
 	if err != nil {
 		return nil, err
 	}
@@ -63,6 +67,7 @@ func New(serverURL string, opts ...Option) (*Reconciler, error) {
 		requeue:  backoff.NewRequeue(requeue...),
 		store:    cfg.ownership,
 		refusals: make(map[string]map[string]refusalMemo),
+		instance: newInstance(),
 	}, nil
 }
 

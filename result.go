@@ -22,6 +22,11 @@ type Result struct {
 	Refused []Refusal
 	// Deferred lists the deletes held back on purpose.
 	Deferred []Deferral
+	// Postponed lists the changes not sent because another writer's Sync
+	// was writing to the zone (PostponedFor names it); a later Sync sends
+	// them. RequeueAfter is then a second or two.
+	Postponed    []rrset.Change
+	PostponedFor []string
 	// RequeueAfter is when the caller should sync the zone again: 0 when
 	// nothing is left to do, the refusal interval after a block or refusal
 	// (trying sooner cannot help), the deletion gate's pace while deletes
@@ -53,13 +58,13 @@ func (r Refusal) String() string {
 type DeferReason string
 
 const (
-	// DeferGate: the RRset has not been absent from the desired state for
+	// DeferGate means the RRset has not been absent from the desired state for
 	// long enough (the sustained-absence gate).
 	DeferGate DeferReason = "AbsenceNotSustained"
-	// DeferGuard: the sync would delete too large a share of the writer's
+	// DeferGuard means the sync would delete too large a share of the writer's
 	// RRsets (the delete guard); ForceDeletes lets it through.
 	DeferGuard DeferReason = "DeleteGuard"
-	// DeferUpsertOnly: the Reconciler never deletes (WithUpsertOnly).
+	// DeferUpsertOnly means the Reconciler never deletes (WithUpsertOnly).
 	DeferUpsertOnly DeferReason = "UpsertOnly"
 )
 
@@ -106,6 +111,9 @@ func (r Result) Condition() Condition {
 			}
 		}
 		return Condition{Reason: reason, Message: summarise(r.Blocked, conflict.Conflict.String)}
+	case len(r.Postponed) > 0:
+		return Condition{Reason: ReasonPending, Message: fmt.Sprintf("%d change(s) postponed: %s writing to the zone",
+			len(r.Postponed), strings.Join(r.PostponedFor, ", "))}
 	case r.pending():
 		return Condition{Reason: ReasonPending, Message: summarise(r.waiting(), Deferral.String)}
 	}

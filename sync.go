@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"time"
 
 	"github.com/pdnskit/reconcile/backoff"
@@ -82,36 +83,102 @@ func (s *syncRun) run(ctx context.Context, desired []rrset.RRset, sc syncConfig)
 	if err != nil {
 		return fmt.Errorf("sync %s: detect ownership store: %w", s.zone, err)
 	}
-	live, err := s.read(ctx, store)
+	// Metadata first: a writer that wrote after this read shows in the
+	// second read acquire makes (see lock.go).
+	md, err := s.listMetadata(ctx)
 	if err != nil {
 		return fmt.Errorf("sync %s: %w", s.zone, err)
 	}
-	if store == OwnershipMetadata {
-		defer func() {
-			if err == nil {
-				if err = s.settleClaims(ctx, live); err != nil {
-					err = fmt.Errorf("sync %s: release ownership claims: %w", s.zone, err)
-				}
-			}
-		}()
+	live, err := s.read(ctx, md)
+	if err != nil {
+		return fmt.Errorf("sync %s: %w", s.zone, err)
+	}
+	held := r.holdDeletes(s.zone, want, live.set, sc)
+	plan := s.plan(want, held, live)
+	if len(plan.Changes) == 0 && !s.claimsUnsettled(live, store) {
+		return nil
 	}
 
-	want, s.res.Deferred = r.holdDeletes(s.zone, want, live.set, sc)
-	checked := conflict.Check(want, live.set, r.cfg.managedBy,
+	lock, err := s.acquire(ctx, md)
+	defer s.release(ctx, &err)
+	if err != nil {
+		return fmt.Errorf("sync %s: %w", s.zone, err)
+	}
+	if lock.contended {
+		s.res.Postponed = plan.Changes
+		s.res.PostponedFor = lockHolders(lock.metadata, s.lockKind())
+		return nil
+	}
+	if lock.stale {
+		// Another writer wrote since the read: read again and plan anew,
+		// now that no other writer can write.
+		if live, err = s.read(ctx, lock.metadata); err != nil {
+			return fmt.Errorf("sync %s: %w", s.zone, err)
+		}
+		s.res.Refused = nil
+		held = r.recheckHolds(live.set, held)
+		plan = s.plan(want, held, live)
+	}
+	if len(plan.Changes) > 0 {
+		if err = s.apply(ctx, plan, live, store); err != nil {
+			return fmt.Errorf("sync %s: %w", s.zone, err)
+		}
+	}
+	if store == OwnershipMetadata {
+		if err = s.settleClaims(ctx, live); err != nil {
+			return fmt.Errorf("sync %s: release ownership claims: %w", s.zone, err)
+		}
+	}
+	return nil
+}
+
+// plan checks the desired Set, with the held-back deletes kept in it,
+// against the live zone, and returns what may be sent: what conflict.Check
+// allows, without the changes PowerDNS refused before and nothing has
+// changed since.
+func (s *syncRun) plan(want *rrset.Set, held []Deferral, live *liveZone) rrset.Plan {
+	r := s.r
+	withHeld := want
+	if len(held) > 0 {
+		withHeld = cloneSet(want)
+		for _, d := range held {
+			// Held RRsets are still wanted, for now: Diff leaves them
+			// alone and conflict.Check sees them where they are.
+			_ = withHeld.Add(d.RRset)
+		}
+	}
+	checked := conflict.Check(withHeld, live.set, r.cfg.managedBy,
 		conflict.WithPolicy(r.cfg.policy),
 		conflict.WithAdoption(r.cfg.adopt),
 		conflict.WithDisabledLive(live.disabled...),
 	)
 	s.res.Blocked = checked.Conflicts
-	s.res.Deferred = withoutTakenOver(s.res.Deferred, checked.Plan)
-	plan := r.skipRemembered(s.zone, checked.Plan, live.set, &s.res)
-	if len(plan.Changes) == 0 {
-		return nil
+	s.res.Deferred = withoutTakenOver(held, checked.Plan)
+	return r.skipRemembered(s.zone, checked.Plan, live.set, &s.res)
+}
+
+// release marks the zone lock free. A failure to is reported only when the
+// Sync has no error of its own: a lock left held is ignored by other
+// writers after DefaultLockTTL.
+func (s *syncRun) release(ctx context.Context, errp *error) {
+	if ctx.Err() != nil {
+		// The caller gave up; still free the lock, within a short bound.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
 	}
-	if err = s.apply(ctx, plan, live, store); err != nil {
-		return fmt.Errorf("sync %s: %w", s.zone, err)
+	if err := s.setLock(ctx, false); err != nil && *errp == nil {
+		*errp = fmt.Errorf("sync %s: release zone lock: %w", s.zone, err)
 	}
-	return nil
+}
+
+func cloneSet(s *rrset.Set) *rrset.Set {
+	out, _ := rrset.NewSet(s.Zone())
+	out.Grow(s.Len())
+	for rr := range s.All() {
+		_ = out.Add(rr)
+	}
+	return out
 }
 
 // withoutTakenOver drops the deferrals of RRsets the plan deletes anyway: a
@@ -185,6 +252,11 @@ func (r *Reconciler) requeueAfter(zone string, res *Result, err error) time.Dura
 		return r.requeue.After(zone, err)
 	case len(res.Refused) > 0 || len(res.Blocked) > 0:
 		return r.requeue.After(zone, errRefusedOrBlocked)
+	case len(res.Postponed) > 0:
+		// Another writer holds the zone for a moment: come back soon, at a
+		// jittered time so that two writers do not meet again.
+		r.requeue.After(zone, nil)
+		return postponePace + time.Duration(rand.Int64N(int64(postponePace)))
 	case res.pending():
 		r.requeue.After(zone, nil)
 		return r.deferPace()
@@ -192,6 +264,9 @@ func (r *Reconciler) requeueAfter(zone string, res *Result, err error) time.Dura
 		return r.requeue.After(zone, nil)
 	}
 }
+
+// postponePace is the least wait after a Sync postponed for another writer's.
+const postponePace = time.Second
 
 // errRefusedOrBlocked stands for a Sync that wrote what it could and was
 // refused the rest: permanent until something changes.

@@ -17,13 +17,13 @@ import (
 type DriftKind string
 
 const (
-	// DriftMissing: the name does not exist (NXDOMAIN) or has no data of
+	// DriftMissing means the name does not exist (NXDOMAIN) or has no data of
 	// the type (NODATA).
 	DriftMissing DriftKind = "Missing"
-	// DriftDifferent: some wanted records are not served, or the TTL
+	// DriftDifferent means some wanted records are not served, or the TTL
 	// differs.
 	DriftDifferent DriftKind = "Different"
-	// DriftExtra: every wanted record is served, and others too.
+	// DriftExtra means every wanted record is served, and others too.
 	DriftExtra DriftKind = "Extra"
 )
 

@@ -31,6 +31,8 @@ type Transport struct {
 	server  string // canonical scheme://host[:port]
 	key     func() string
 	observe func(method string, statusCode int)
+	// maxResponse bounds the bytes read of a successful answer.
+	maxResponse int64
 }
 
 var _ http.RoundTripper = (*Transport)(nil)
@@ -47,7 +49,20 @@ func secret(key string) func() string { return func() string { return key } }
 type Option func(*options)
 
 type options struct {
-	observe func(method string, statusCode int)
+	observe     func(method string, statusCode int)
+	maxResponse int64
+}
+
+// DefaultMaxResponseBytes bounds how much of a successful answer is read:
+// far more than the largest zone (a 100,000-RRset zone reads as about 15
+// MB), far less than what would exhaust a controller's memory.
+const DefaultMaxResponseBytes = 512 << 20
+
+// WithMaxResponseBytes bounds how much of a successful answer is read; a
+// larger answer fails with *ResponseTooLargeError. 0 or less means
+// DefaultMaxResponseBytes.
+func WithMaxResponseBytes(n int64) Option {
+	return func(o *options) { o.maxResponse = n }
 }
 
 // WithObserver has the Transport call fn once per round trip with the
@@ -81,11 +96,15 @@ func newTransport(base http.RoundTripper, u *url.URL, apiKey string, opts []Opti
 	if base == nil {
 		base = http.DefaultTransport
 	}
+	if o.maxResponse <= 0 {
+		o.maxResponse = DefaultMaxResponseBytes
+	}
 	return &Transport{
-		base:    base,
-		server:  origin(u),
-		key:     secret(apiKey),
-		observe: o.observe,
+		base:        base,
+		server:      origin(u),
+		key:         secret(apiKey),
+		observe:     o.observe,
+		maxResponse: o.maxResponse,
 	}
 }
 
@@ -111,6 +130,9 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	t.notify(req.Method, resp.StatusCode)
 	if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
 		capture.clear()
+		if t.maxResponse > 0 {
+			resp.Body = &boundedBody{rc: resp.Body, left: t.maxResponse, limit: t.maxResponse}
+		}
 		return resp, nil
 	}
 	body, readErr := io.ReadAll(io.LimitReader(resp.Body, pdnserrors.MaxBodySize))
@@ -154,6 +176,40 @@ func (t Transport) GoString() string { return t.String() }
 
 // Format prints String for every verb.
 func (t Transport) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, t.String()) }
+
+// ResponseTooLargeError is the read error of a successful answer larger
+// than the Transport reads.
+type ResponseTooLargeError struct{ Limit int64 }
+
+func (e *ResponseTooLargeError) Error() string {
+	return fmt.Sprintf("powerdns answer larger than %d bytes: not read further", e.Limit)
+}
+
+// boundedBody fails reads past its limit instead of truncating silently: a
+// cut-off zone must never look like a smaller zone.
+type boundedBody struct {
+	rc          io.ReadCloser
+	left, limit int64
+}
+
+func (b *boundedBody) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		// One byte more tells a body of exactly the limit from a larger one.
+		var one [1]byte
+		if n, _ := b.rc.Read(one[:]); n > 0 {
+			return 0, &ResponseTooLargeError{Limit: b.limit}
+		}
+		return b.rc.Read(p)
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.rc.Read(p)
+	b.left -= int64(n)
+	return n, err
+}
+
+func (b *boundedBody) Close() error { return b.rc.Close() }
 
 type readCloser struct {
 	io.Reader

@@ -88,6 +88,12 @@ func runContainer(ctx context.Context, srv *Server, args []string) error {
 	if err != nil {
 		return err
 	}
+	// The API port is chosen here too, not by Docker: a container that is
+	// stopped and started again (Restart) keeps its address.
+	apiPort, err := freePort("0.0.0.0")
+	if err != nil {
+		return err
+	}
 	hostPort := strconv.Itoa(dnsPort)
 	c, err := testcontainers.Run(ctx, srv.Target.Image,
 		testcontainers.WithCmd(args...),
@@ -96,7 +102,7 @@ func runContainer(ctx context.Context, srv *Server, args []string) error {
 			hc.PortBindings = nat.PortMap{
 				"53/tcp":   {{HostPort: hostPort}},
 				"53/udp":   {{HostPort: hostPort}},
-				"8081/tcp": {{HostPort: "0"}},
+				"8081/tcp": {{HostPort: strconv.Itoa(apiPort)}},
 			}
 		}),
 		testcontainers.WithLabels(map[string]string{
@@ -110,6 +116,11 @@ func runContainer(ctx context.Context, srv *Server, args []string) error {
 			return testcontainers.TerminateContainer(c, testcontainers.StopContext(ctx))
 		}
 		srv.logs = func() string { return containerLogs(c) }
+		srv.kill = func(ctx context.Context) error {
+			timeout := time.Duration(0)
+			return c.Stop(ctx, &timeout)
+		}
+		srv.revive = c.Start
 	}
 	if err != nil {
 		return fmt.Errorf("run %s: %w", srv.Target.Image, err)

@@ -80,3 +80,29 @@ func TestStartDedicated(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, zone, *z.Name)
 }
+
+// TestKillRestart proves a killed server comes back on the same address with
+// its data, as fault tests need.
+func TestKillRestart(t *testing.T) {
+	for _, backend := range []pdnstest.Backend{pdnstest.GSQLite3, pdnstest.LMDB} {
+		t.Run(string(backend), func(t *testing.T) {
+			srv := pdnstest.Start(t, pdnstest.WithBackend(backend))
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			zone := srv.NewZone(t)
+			require.NoError(t, srv.Client.Records.Add(ctx, zone, "kept."+zone, powerdns.RRTypeTXT, 60, []string{`"still here"`}))
+			url := srv.URL
+
+			require.NoError(t, srv.Kill(ctx))
+			_, err := srv.Client.Zones.Get(ctx, zone)
+			require.Error(t, err, "a killed server does not answer")
+
+			require.NoError(t, srv.Restart(ctx))
+			assert.Equal(t, url, srv.URL)
+			got, err := srv.Client.Records.Get(ctx, zone, "kept."+zone, powerdns.RRTypePtr(powerdns.RRTypeTXT))
+			require.NoError(t, err)
+			require.Len(t, got, 1)
+			assert.Equal(t, `"still here"`, *got[0].Records[0].Content)
+		})
+	}
+}

@@ -77,23 +77,17 @@ func startProcess(ctx context.Context, srv *Server, extra []string) error {
 	args = append(args, extra...)
 
 	out := &lockedBuffer{limit: 1 << 20}
-	cmd := exec.Command(bin, args...)
-	cmd.Stdout, cmd.Stderr = out, out
-	cmd.Dir = "/"
-	cmd.SysProcAttr = processAttr(root)
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("start %s: %w", bin, err)
+	proc := &process{bin: bin, args: args, root: root, out: out}
+	if err := proc.start(); err != nil {
+		return err
 	}
-	exited := make(chan struct{})
-	go func() {
-		_ = cmd.Wait()
-		close(exited)
-	}()
 	srv.logs = out.String
 	srv.stop = func(ctx context.Context) error {
 		defer os.RemoveAll(dir)
-		return stopProcess(ctx, cmd, exited)
+		return proc.stop(ctx)
 	}
+	srv.kill = func(context.Context) error { return proc.kill() }
+	srv.revive = func(context.Context) error { return proc.start() }
 	srv.endpoints = []endpoint{{
 		url:     "http://127.0.0.1:" + strconv.Itoa(apiPort),
 		dnsAddr: "127.0.0.1:" + strconv.Itoa(dnsPort),
@@ -101,8 +95,8 @@ func startProcess(ctx context.Context, srv *Server, extra []string) error {
 	// A server that exits at once (bad argument, port taken) should say so
 	// rather than leave waitReady polling until its deadline.
 	select {
-	case <-exited:
-		return fmt.Errorf("pdns_server exited at start: %v", cmd.ProcessState)
+	case <-proc.exited:
+		return fmt.Errorf("pdns_server exited at start: %v", proc.cmd.ProcessState)
 	case <-time.After(200 * time.Millisecond):
 	case <-ctx.Done():
 		return ctx.Err()
@@ -110,27 +104,61 @@ func startProcess(ctx context.Context, srv *Server, extra []string) error {
 	return nil
 }
 
-// stopProcess asks pdns_server to stop, and kills it if it does not.
-func stopProcess(ctx context.Context, cmd *exec.Cmd, exited <-chan struct{}) error {
+// process is one pdns_server, which may be killed and started again with
+// the same arguments.
+type process struct {
+	bin  string
+	args []string
+	root string
+	out  *lockedBuffer
+
+	cmd    *exec.Cmd
+	exited chan struct{}
+}
+
+func (p *process) start() error {
+	cmd := exec.Command(p.bin, p.args...)
+	cmd.Stdout, cmd.Stderr = p.out, p.out
+	cmd.Dir = "/"
+	cmd.SysProcAttr = processAttr(p.root)
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("start %s: %w", p.bin, err)
+	}
+	exited := make(chan struct{})
+	go func() {
+		_ = cmd.Wait()
+		close(exited)
+	}()
+	p.cmd, p.exited = cmd, exited
+	return nil
+}
+
+// kill ends the process at once and waits for it.
+func (p *process) kill() error {
+	if err := p.cmd.Process.Kill(); err != nil && !errors.Is(err, os.ErrProcessDone) {
+		return fmt.Errorf("kill pdns_server: %w", err)
+	}
+	<-p.exited
+	return nil
+}
+
+// stop asks pdns_server to stop, and kills it if it does not.
+func (p *process) stop(ctx context.Context) error {
 	select {
-	case <-exited:
+	case <-p.exited:
 		return nil
 	default:
 	}
-	_ = cmd.Process.Signal(os.Interrupt)
+	_ = p.cmd.Process.Signal(os.Interrupt)
 	t := time.NewTimer(10 * time.Second)
 	defer t.Stop()
 	select {
-	case <-exited:
+	case <-p.exited:
 		return nil
 	case <-t.C:
 	case <-ctx.Done():
 	}
-	if err := cmd.Process.Kill(); err != nil && !errors.Is(err, os.ErrProcessDone) {
-		return fmt.Errorf("kill pdns_server: %w", err)
-	}
-	<-exited
-	return nil
+	return p.kill()
 }
 
 // freshSQLite creates an empty PowerDNS sqlite database at path: a copy of

@@ -41,6 +41,9 @@ type Server struct {
 
 	stop func(context.Context) error
 	logs func() string
+	// kill stops the server at once, keeping its data; revive starts it
+	// again on the same ports.
+	kill, revive func(context.Context) error
 	// endpoints are where the server may be reached; waitReady keeps the
 	// first that answers. There is more than one when a container's mapped
 	// ports may be on the reported Docker host or on loopback.
@@ -78,6 +81,29 @@ func (s *Server) Stop(ctx context.Context) error {
 	stop := s.stop
 	s.stop = nil
 	return stop(ctx)
+}
+
+// Kill stops the server abruptly (SIGKILL for a process, a stop without
+// grace for a container), keeping its data and ports, so a test can see
+// what a client does when PowerDNS goes away in the middle of a request.
+func (s *Server) Kill(ctx context.Context) error {
+	if s.kill == nil {
+		return errors.New("pdnstest: server cannot be killed")
+	}
+	return s.kill(ctx)
+}
+
+// Restart starts a killed server again, on the same address with the same
+// data, and waits until it answers.
+func (s *Server) Restart(ctx context.Context) error {
+	if s.revive == nil {
+		return errors.New("pdnstest: server cannot be restarted")
+	}
+	if err := s.revive(ctx); err != nil {
+		return fmt.Errorf("pdnstest: restart %s: %w", s.Name(), err)
+	}
+	s.endpoints = []endpoint{{url: s.URL, dnsAddr: s.DNSAddr}}
+	return s.waitReady(ctx)
 }
 
 func parseVersion(v string) (major, minor int) {

@@ -3,6 +3,7 @@ package pdnstest
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"sync"
@@ -22,10 +23,40 @@ var shared struct {
 // from TestMain:
 //
 //	func TestMain(m *testing.M) { pdnstest.Main(m) }
+//
+// A runnable example cannot skip itself, so examples that need a server
+// are named with the suffix "_powerDNS" (ExampleReconciler_Sync_powerDNS),
+// and Main skips them where no PowerDNS is available, as Servers skips
+// tests.
 func Main(m *testing.M) {
+	flag.Parse()
+	skipServerExamples()
 	code := m.Run()
 	stopShared()
 	os.Exit(code)
+}
+
+// serverExamples matches the names of the examples that need a server.
+const serverExamples = `^Example\w*_powerDNS$`
+
+// skipServerExamples adds serverExamples to -test.skip when no PowerDNS is
+// configured and PDNS_TEST_REQUIRED is not 1.
+func skipServerExamples() {
+	if os.Getenv(EnvRequired) == "1" {
+		return
+	}
+	if targets, err := Targets(); err == nil && len(targets) > 0 {
+		return
+	}
+	skip := flag.Lookup("test.skip")
+	if skip == nil {
+		return
+	}
+	pattern := serverExamples
+	if cur := skip.Value.String(); cur != "" {
+		pattern = cur + "|" + pattern
+	}
+	_ = skip.Value.Set(pattern)
 }
 
 // Servers returns the shared servers, one per configured target, starting
@@ -34,11 +65,26 @@ func Main(m *testing.M) {
 // start fails tb.
 func Servers(tb testing.TB) []*Server {
 	tb.Helper()
-	shared.once.Do(func() { shared.servers, shared.err = startShared() })
+	startSharedOnce()
 	if shared.err != nil {
 		skipOrFail(tb, shared.err)
 	}
 	return shared.servers
+}
+
+// SharedServer returns the first shared server, starting the shared servers
+// on first use, for runnable examples, which have no testing.TB (see Main).
+// Main stops it.
+func SharedServer() (*Server, error) {
+	startSharedOnce()
+	if shared.err != nil {
+		return nil, shared.err
+	}
+	return shared.servers[0], nil
+}
+
+func startSharedOnce() {
+	shared.once.Do(func() { shared.servers, shared.err = startShared() })
 }
 
 // ForEachServer runs fn as a subtest against every shared server, named after
