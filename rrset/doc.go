@@ -11,4 +11,102 @@
 //
 // The package is pure: it never talks to PowerDNS. It is meant equally for a
 // controller that only writes DNSRecordSet objects and needs the same names.
+// It does not judge whether a change may be applied (CNAME next to other
+// data, another writer's RRset): that is package conflict's work, on the
+// Plan that Diff returns.
+//
+// # Names
+//
+// CanonicalName turns any spelling of an owner name into one absolute,
+// lower-case name with a trailing dot. "@" and "" are the apex. A name with a
+// trailing dot is absolute. A name without one is relative to the zone,
+// unless it already ends, label by label, in the zone's name: then it is
+// taken as absolute. So in zone example.com, "api" and "api.example.com" are
+// both api.example.com.; the name api.example.com.example.com. must be
+// written with its trailing dot. RelativeName inverts CanonicalName. Both
+// are idempotent. Internationalised labels become A-labels; escapes follow
+// RFC 1035 §5.1 ("a\.b" is one label).
+//
+// Names inside contents (CNAME, ALIAS, DNAME, NS, PTR, MX, SRV, NAPTR, RP,
+// SOA, HTTPS and SVCB targets) are always absolute, with or without their
+// trailing dot, as PowerDNS reads them: "10 mail" is the MX mail., not
+// mail.example.com. "@" there is the zone apex.
+//
+// # Contents
+//
+// New returns contents in the form PowerDNS 4.7, 4.9 and 5.1 store and print
+// back, so that an RRset written with New and read back with NewLive is
+// EqualData to the original:
+//
+//	A       192.0.2.1
+//	AAAA    2001:db8::1 (RFC 5952; IPv4-mapped as ::ffff:c000:201, which
+//	        PowerDNS 4.x accepts, though it prints ::ffff:192.0.2.1)
+//	CNAME   target.example.net.   (also ALIAS, DNAME, NS, PTR)
+//	MX      10 mail.example.net.
+//	SRV     10 5 443 target.example.net.
+//	TXT     "v=spf1 -all"   "a" "b"   (also SPF)
+//	CAA     0 issue "letsencrypt.org"
+//	TLSA    3 1 1 abcdef...   (also SMIMEA; SSHFP, DS and CDS alike)
+//	NAPTR   100 10 "u" "E2U+sip" "!^.*$!sip:info@example.net!" .
+//	HTTPS   1 . alpn=h2,h3 port=443 ipv4hint=192.0.2.1   (also SVCB)
+//	DNSKEY  257 3 13 base64...   (also CDNSKEY)
+//	SOA, URI, HINFO, RP
+//
+// Numbers lose leading zeros, hexadecimal is lower case and base64 is
+// re-encoded, both in one piece. A TXT content that starts with a double
+// quote is presentation format (quoted strings or bare words, \X and \DDD
+// escapes); any other TXT content is one string taken literally, so
+// "v=spf1 -all" needs no quotes. Strings longer than 255 octets are cut into
+// 255-octet pieces, the way PowerDNS cuts them on the wire, so the same data
+// compares equal however it was quoted or cut. Text is printed as PowerDNS
+// prints it: printable ASCII as is, other octets as \DDD. SvcParams are
+// written in key order. Contents are trimmed of surrounding white space;
+// type mnemonics are case-insensitive.
+//
+// PowerDNS rewrites the serial of the SOA it stores (SOA-EDIT-API), so a
+// desired SOA never stays equal to the live one: leave the SOA to PowerDNS.
+//
+// # What PowerDNS cannot store unchanged
+//
+// New refuses, with ReasonUnsupported, valid DNS data that some supported
+// PowerDNS version refuses or would alter, since it could never be read back
+// equal and would be rewritten on every reconcile:
+//
+//   - owner names with characters other than letters, digits, '-', '_' and
+//     '/' ("*" as a whole first label is a wildcard): the API refuses them;
+//   - names inside contents with any other character either: 5.1 unescapes
+//     contents before parsing them, so "a\.b" would become two labels and
+//     "a\032b" two words;
+//   - '"' and '\' inside character-strings (TXT, SPF, HINFO, NAPTR, CAA,
+//     URI), for the same reason: 5.1 refuses the first and drops the second
+//     (so NAPTR regexps with back-references cannot be written);
+//   - SvcParamKeys after ipv6hint (dohpath, ohttp, keyNNNNN...), which 4.x
+//     and 5.1 print differently, escapes in SvcParam values, and ALPN
+//     identifiers holding '(', ')' or ';', which PowerDNS refuses there.
+//
+// Octets outside printable ASCII in text (UTF-8 included) are written as
+// \DDD. 4.x and 5.1.5 store them; 5.1 releases before 5.1.5 may refuse
+// escapes above \127 (PowerDNS issue 17875).
+//
+// Types New does not model (LOC, LUA, OPENPGPKEY, ...) are refused with
+// ReasonUnsupportedType. NewLive, for data read from a server, accepts them
+// and any content it cannot parse, kept as given, so that a Set of live data
+// still knows which keys are taken.
+//
+// # Disabled records
+//
+// PowerDNS records carry a disabled flag. This package writes only enabled
+// records and does not model the flag: a reader of live data drops disabled
+// records before it calls NewLive (an RRset whose records are all disabled
+// is then no RRset at all).
+//
+// # Sets, Diff and Plan
+//
+// A Set holds one zone's RRsets by Key. Diff compares a desired and a live
+// Set for one writer (RRset.ManagedBy) and returns a Plan: deletes first,
+// then creates and updates, by name then type. Only RRsets the writer owns
+// are ever deleted; keys held by another writer or by nobody still get an
+// update, marked by Change.ChangesOwner, for package conflict to judge. See
+// Diff for the exact rules. Plan.String renders a plan like a terraform
+// plan; its JSON encoding is stable.
 package rrset

@@ -1,0 +1,184 @@
+package rrset
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Key identifies an RRset in a zone: PowerDNS holds at most one RRset per
+// key, so two RRsets with one Key are two spellings of one RRset.
+type Key struct {
+	Name string // canonical absolute name
+	Type string // upper-case type mnemonic
+}
+
+// String returns "name TYPE".
+func (k Key) String() string { return k.Name + " " + k.Type }
+
+// RRset is all the records of one name and type, with one TTL, as PowerDNS
+// stores them. Build it with New (desired data) or NewLive (data read from
+// a server) so that its fields are canonical; a Set re-derives the Key of
+// an RRset built by hand, but takes its contents as they are.
+//
+// There is no disabled flag: this package writes only enabled records, and
+// a reader of live data drops disabled ones before it builds an RRset.
+type RRset struct {
+	Name      string   `json:"name"`                // canonical absolute name
+	Type      string   `json:"type"`                // "A", "AAAA", "CNAME", "ALIAS", "TXT", "MX", ...
+	TTL       uint32   `json:"ttl"`                 // seconds
+	Records   []string `json:"records"`             // canonical PowerDNS contents, sorted, no duplicates
+	ManagedBy string   `json:"managedBy,omitempty"` // the writer that owns this RRset; "" when nobody claimed it
+}
+
+// Key returns the RRset's key.
+func (r RRset) Key() Key { return Key{Name: r.Name, Type: r.Type} }
+
+// Equal reports whether r and o are the same RRset with the same data and
+// the same owner.
+func (r RRset) Equal(o RRset) bool {
+	return r.ManagedBy == o.ManagedBy && r.EqualData(o)
+}
+
+// EqualData reports whether r and o are the same RRset with the same TTL and
+// records, whoever owns them. With canonical RRsets this is exactly "writing
+// one over the other changes nothing in PowerDNS".
+func (r RRset) EqualData(o RRset) bool {
+	return r.Name == o.Name && r.Type == o.Type && r.TTL == o.TTL && slices.Equal(r.Records, o.Records)
+}
+
+// String returns the RRset in zone-file form, one line per record.
+func (r RRset) String() string {
+	var b strings.Builder
+	for i, c := range r.Records {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(r.line(c))
+	}
+	return b.String()
+}
+
+func (r RRset) line(content string) string {
+	return r.Name + " " + strconv.FormatUint(uint64(r.TTL), 10) + " IN " + r.Type + " " + content
+}
+
+// New builds an RRset from desired data, in canonical form: the owner name
+// through CanonicalName, the type mnemonic in upper case (case-insensitive
+// on input, TYPEnnn accepted), every content in the one form PowerDNS
+// stores and prints back, records sorted, duplicates (after
+// canonicalisation) collapsed. ManagedBy is left empty; Diff sets it.
+//
+// New refuses, with a *NameError for the owner name or a *RecordError
+// naming the record and the reason: an unknown or unsupported type, no
+// contents, an empty content, a content that does not parse for its type,
+// and data PowerDNS cannot store unchanged on every supported version
+// (ReasonUnsupported; see the package documentation). Invalid data never
+// reaches the server.
+func New(zone, name, typ string, ttl uint32, contents ...string) (RRset, error) {
+	return build(zone, name, typ, ttl, contents, true)
+}
+
+// NewLive builds an RRset from data read from PowerDNS, in the same
+// canonical form as New, so that what was written with New compares equal
+// when read back. It is lenient where New is strict, since live data is
+// what it is: contents that PowerDNS could not have stored unchanged are
+// still canonicalised, and contents of types this package does not model
+// (LOC, LUA, ...) or that do not parse are kept as given, trimmed. The name
+// and the type must still be valid, and there must be at least one content.
+// Set ManagedBy afterwards from wherever ownership is recorded.
+func NewLive(zone, name, typ string, ttl uint32, contents ...string) (RRset, error) {
+	return build(zone, name, typ, ttl, contents, false)
+}
+
+func build(zone, name, typ string, ttl uint32, contents []string, strict bool) (RRset, error) {
+	z, err := parseZone(zone)
+	if err != nil {
+		return RRset{}, &NameError{Zone: zone, Name: name, Reason: ReasonInvalidZone, Err: err}
+	}
+	owner, err := z.canonical(name)
+	if err != nil {
+		return RRset{}, err
+	}
+	t, info, supported, known := lookupType(typ)
+	switch {
+	case !known && (strict || !isMnemonic(typ)):
+		return RRset{}, &RecordError{Name: owner, Type: typ, Reason: ReasonUnknownType}
+	case !known:
+		t = strings.ToUpper(typ)
+	case !supported && strict:
+		return RRset{}, &RecordError{Name: owner, Type: t, Reason: ReasonUnsupportedType,
+			Detail: "supported: " + strings.Join(SupportedTypes(), ", ")}
+	}
+	if strict {
+		if !portableName(owner) {
+			return RRset{}, &NameError{Zone: zone, Name: name, Reason: ReasonUnsupported,
+				Detail: "PowerDNS accepts only letters, digits, '-', '_' and '/' in owner names, and \"*\" as a whole first label"}
+		}
+		if info.apexOnly && owner != z.text {
+			return RRset{}, &RecordError{Name: owner, Type: t, Reason: ReasonApexOnly}
+		}
+	}
+	if len(contents) == 0 {
+		return RRset{}, &RecordError{Name: owner, Type: t, Reason: ReasonNoRecords}
+	}
+	records := make([]string, len(contents))
+	var scratch [256]byte
+	var text [256]byte
+	ctx := canonCtx{zone: z, strict: strict, buf: text[:0]}
+	for i, content := range contents {
+		s := strings.TrimSpace(content)
+		if s == "" {
+			return RRset{}, &RecordError{Name: owner, Type: t, Content: content, Reason: ReasonEmptyContent}
+		}
+		if !supported {
+			records[i] = s
+			continue
+		}
+		b, p := ctx.canon(info.kind, scratch[:0], s)
+		switch {
+		case p != nil && strict:
+			return RRset{}, &RecordError{Name: owner, Type: t, Content: content, Reason: p.reason, Detail: p.detail, Err: p.err}
+		case p != nil:
+			records[i] = s
+		case string(b) == content:
+			records[i] = content
+		default:
+			records[i] = string(b)
+		}
+	}
+	return RRset{Name: owner, Type: t, TTL: ttl, Records: sortRecords(records)}, nil
+}
+
+// sortRecords sorts records and drops duplicates, in place.
+func sortRecords(records []string) []string {
+	if sortedUnique(records) {
+		return records
+	}
+	slices.Sort(records)
+	return slices.Compact(records)
+}
+
+func sortedUnique(records []string) bool {
+	for i := 1; i < len(records); i++ {
+		if records[i-1] >= records[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// isMnemonic reports whether a type read from a server looks like a type
+// mnemonic, for types neither this package nor miekg/dns knows.
+func isMnemonic(typ string) bool {
+	if typ == "" || len(typ) > 20 {
+		return false
+	}
+	for i := 0; i < len(typ); i++ {
+		c := typ[i]
+		if c != '-' && !isDigit(c) && (c < 'A' || c > 'Z') && (c < 'a' || c > 'z') {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,208 @@
+package rrset_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pdnskit/reconcile/rrset"
+)
+
+func TestNewRRset(t *testing.T) {
+	tests := []struct {
+		name, owner, typ string
+		contents         []string
+		want             rrset.RRset
+	}{
+		{
+			name: "every spelling of the name gives one RRset", owner: "API.example.com", typ: "a",
+			contents: []string{"192.0.2.2", "192.0.2.1"},
+			want:     rrset.RRset{Name: "api.example.com.", Type: "A", TTL: 300, Records: []string{"192.0.2.1", "192.0.2.2"}},
+		},
+		{
+			name: "duplicates after canonicalisation collapse", owner: "@", typ: "Mx",
+			contents: []string{"10 mail.example.com", "10 MAIL.example.com.", "010 mail.example.com."},
+			want:     rrset.RRset{Name: "example.com.", Type: "MX", TTL: 300, Records: []string{"10 mail.example.com."}},
+		},
+		{
+			name: "generic type name", owner: "www", typ: "type5",
+			contents: []string{"target.example.net"},
+			want:     rrset.RRset{Name: "www.example.com.", Type: "CNAME", TTL: 300, Records: []string{"target.example.net."}},
+		},
+		{
+			name: "wildcard owner", owner: "*.dev", typ: "TXT",
+			contents: []string{"x"},
+			want:     rrset.RRset{Name: "*.dev.example.com.", Type: "TXT", TTL: 300, Records: []string{`"x"`}},
+		},
+		{
+			name: "slash in owner (RFC 2317 delegation)", owner: "0/26", typ: "NS",
+			contents: []string{"ns1.example.net"},
+			want:     rrset.RRset{Name: "0/26.example.com.", Type: "NS", TTL: 300, Records: []string{"ns1.example.net."}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rr, err := rrset.New(zone, tt.owner, tt.typ, 300, tt.contents...)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, rr)
+		})
+	}
+}
+
+func TestNewErrors(t *testing.T) {
+	tests := []struct {
+		name, zone, owner, typ string
+		contents               []string
+		reason                 rrset.Reason
+		message                string
+	}{
+		{name: "unknown type", zone: zone, owner: "www", typ: "BOGUS", contents: []string{"x"}, reason: rrset.ReasonUnknownType,
+			message: "rrset: www.example.com. BOGUS: unknown type"},
+		{name: "unsupported type", zone: zone, owner: "www", typ: "loc", contents: []string{"x"}, reason: rrset.ReasonUnsupportedType},
+		{name: "PowerDNS script type", zone: zone, owner: "www", typ: "LUA", contents: []string{`A "1.2.3.4"`}, reason: rrset.ReasonUnsupportedType},
+		{name: "no contents", zone: zone, owner: "www", typ: "A", reason: rrset.ReasonNoRecords,
+			message: "rrset: www.example.com. A: no records"},
+		{name: "empty content", zone: zone, owner: "www", typ: "A", contents: []string{"192.0.2.1", ""}, reason: rrset.ReasonEmptyContent},
+		{name: "bad content named", zone: zone, owner: "www", typ: "A", contents: []string{"192.0.2.1", "nope"}, reason: rrset.ReasonInvalidContent,
+			message: `rrset: www.example.com. A "nope": invalid content: ParseAddr("nope"): unable to parse IP`},
+		{name: "bad target named", zone: zone, owner: "www", typ: "CNAME", contents: []string{"a..b"}, reason: rrset.ReasonInvalidTarget,
+			message: `rrset: www.example.com. CNAME "a..b": invalid name in content: name "a..b": empty label`},
+		{name: "unportable content", zone: zone, owner: "www", typ: "TXT", contents: []string{`"a\"b"`}, reason: rrset.ReasonUnsupported},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := rrset.New(tt.zone, tt.owner, tt.typ, 300, tt.contents...)
+			var re *rrset.RecordError
+			require.ErrorAs(t, err, &re)
+			assert.Equal(t, tt.reason, re.Reason)
+			assert.Equal(t, "www.example.com.", re.Name)
+			if tt.message != "" {
+				assert.Equal(t, tt.message, err.Error())
+			}
+			wrapped := fmt.Errorf("desired: %w", fmt.Errorf("record %d: %w", 1, err))
+			require.ErrorAs(t, wrapped, &re)
+		})
+	}
+
+	nameTests := []struct {
+		name, zone, owner string
+		reason            rrset.Reason
+	}{
+		{name: "owner out of zone", zone: zone, owner: "www.example.net.", reason: rrset.ReasonOutOfZone},
+		{name: "owner invalid", zone: zone, owner: "a..b", reason: rrset.ReasonEmptyLabel},
+		{name: "zone invalid", zone: "a b", owner: "www", reason: rrset.ReasonInvalidZone},
+		{name: "owner PowerDNS refuses", zone: zone, owner: `a\.b`, reason: rrset.ReasonUnsupported},
+		{name: "owner with an at sign", zone: zone, owner: "a@b", reason: rrset.ReasonUnsupported},
+		{name: "wildcard not first", zone: zone, owner: "a.*", reason: rrset.ReasonUnsupported},
+		{name: "star inside a label", zone: zone, owner: "a*", reason: rrset.ReasonUnsupported},
+	}
+	for _, tt := range nameTests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := rrset.New(tt.zone, tt.owner, "A", 300, "192.0.2.1")
+			var ne *rrset.NameError
+			require.ErrorAs(t, err, &ne)
+			assert.Equal(t, tt.reason, ne.Reason)
+			assert.Equal(t, tt.owner, ne.Name)
+		})
+	}
+}
+
+func TestNewLive(t *testing.T) {
+	tests := []struct {
+		name, owner, typ string
+		contents         []string
+		want             rrset.RRset
+	}{
+		{
+			name: "canonical like New", owner: "WWW.example.com.", typ: "aaaa",
+			contents: []string{"::ffff:192.0.2.1", "2001:DB8::1"},
+			want:     rrset.RRset{Name: "www.example.com.", Type: "AAAA", TTL: 60, Records: []string{"2001:db8::1", "::ffff:c000:201"}},
+		},
+		{
+			name: "unportable data still canonical", owner: "www", typ: "TXT",
+			contents: []string{`"say \"hi\""`, `"x\065"`},
+			want:     rrset.RRset{Name: "www.example.com.", Type: "TXT", TTL: 60, Records: []string{`"say \"hi\""`, `"xA"`}},
+		},
+		{
+			name: "owner PowerDNS would refuse", owner: `a\.b`, typ: "A",
+			contents: []string{"192.0.2.1"},
+			want:     rrset.RRset{Name: `a\.b.example.com.`, Type: "A", TTL: 60, Records: []string{"192.0.2.1"}},
+		},
+		{
+			name: "unsupported type kept verbatim", owner: "www", typ: "LOC",
+			contents: []string{" 52 22 23.000 N 4 53 32.000 E -2.00m 0.00m 10000.00m 10.00m "},
+			want:     rrset.RRset{Name: "www.example.com.", Type: "LOC", TTL: 60, Records: []string{"52 22 23.000 N 4 53 32.000 E -2.00m 0.00m 10000.00m 10.00m"}},
+		},
+		{
+			name: "type unknown to everyone kept", owner: "www", typ: "type65280",
+			contents: []string{`\# 1 ab`},
+			want:     rrset.RRset{Name: "www.example.com.", Type: "TYPE65280", TTL: 60, Records: []string{`\# 1 ab`}},
+		},
+		{
+			name: "unparsable content kept", owner: "www", typ: "MX",
+			contents: []string{"garbage"},
+			want:     rrset.RRset{Name: "www.example.com.", Type: "MX", TTL: 60, Records: []string{"garbage"}},
+		},
+		{
+			name: "apex-only type anywhere", owner: "www", typ: "SOA",
+			contents: []string{"ns1. host. 1 2 3 4 5"},
+			want:     rrset.RRset{Name: "www.example.com.", Type: "SOA", TTL: 60, Records: []string{"ns1. host. 1 2 3 4 5"}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rr, err := rrset.NewLive(zone, tt.owner, tt.typ, 60, tt.contents...)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, rr)
+			again, err := rrset.NewLive(zone, rr.Name, rr.Type, rr.TTL, rr.Records...)
+			require.NoError(t, err)
+			assert.Equal(t, rr, again, "idempotent")
+		})
+	}
+
+	for _, tt := range []struct {
+		name, owner, typ string
+		contents         []string
+	}{
+		{"invalid owner", "a..b", "A", []string{"192.0.2.1"}},
+		{"type that is no mnemonic", "www", "A B", []string{"x"}},
+		{"no records", "www", "A", nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := rrset.NewLive(zone, tt.owner, tt.typ, 60, tt.contents...)
+			require.Error(t, err)
+		})
+	}
+}
+
+func TestRRsetMethods(t *testing.T) {
+	a, err := rrset.New(zone, "www", "A", 300, "192.0.2.2", "192.0.2.1")
+	require.NoError(t, err)
+	assert.Equal(t, rrset.Key{Name: "www.example.com.", Type: "A"}, a.Key())
+	assert.Equal(t, "www.example.com. A", a.Key().String())
+	assert.Equal(t, "www.example.com. 300 IN A 192.0.2.1\nwww.example.com. 300 IN A 192.0.2.2", a.String())
+
+	b := a
+	b.ManagedBy = "other"
+	assert.True(t, a.EqualData(b))
+	assert.False(t, a.Equal(b))
+	b.ManagedBy = ""
+	assert.True(t, a.Equal(b))
+
+	c := a
+	c.TTL = 60
+	assert.False(t, a.EqualData(c))
+	c = a
+	c.Records = []string{"192.0.2.1"}
+	assert.False(t, a.EqualData(c))
+}
+
+func TestSupportedTypes(t *testing.T) {
+	types := rrset.SupportedTypes()
+	assert.IsNonDecreasing(t, types)
+	for _, typ := range []string{"A", "AAAA", "ALIAS", "CAA", "CNAME", "DS", "HTTPS", "MX", "NAPTR", "NS", "PTR", "SOA", "SRV", "SSHFP", "SVCB", "TLSA", "TXT"} {
+		assert.Contains(t, types, typ)
+	}
+}
