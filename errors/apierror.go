@@ -11,18 +11,18 @@ import (
 // multi-error body.
 type Problem struct {
 	// Reason classifies Message.
-	Reason Reason
+	Reason Reason `json:"reason"`
 	// Name is the owner name the message is about, exactly as PowerDNS
 	// printed it: absolute with its trailing dot for RRset messages, as sent
 	// for names PowerDNS refused to parse. Empty when the wording has none.
-	Name string
+	Name string `json:"name,omitempty"`
 	// Type is the record type the message is about, as printed ("CNAME").
-	Type string
+	Type string `json:"type,omitempty"`
 	// Content is the record content the message is about, where the wording
 	// quotes one (a duplicate, an unparsable content, a nameserver).
-	Content string
+	Content string `json:"content,omitempty"`
 	// Message is the message itself, whole.
-	Message string
+	Message string `json:"message"`
 }
 
 // Key returns the RRset the problem is about, and false when the wording
@@ -39,8 +39,8 @@ func (p Problem) Key() (Key, bool) {
 // and its type upper-cased, so it converts directly to rrset.Key and
 // compares with keys built from canonical names.
 type Key struct {
-	Name string
-	Type string
+	Name string `json:"name"`
+	Type string `json:"type"`
 }
 
 // APIError is a non-2xx answer of the PowerDNS API, with every message it
@@ -48,18 +48,18 @@ type Key struct {
 // and the Is… predicates.
 type APIError struct {
 	// StatusCode is the HTTP status of the answer.
-	StatusCode int
+	StatusCode int `json:"statusCode"`
 	// Message is the answer's summary: the "error" string of a JSON body
 	// ("Multiple errors found in RRset" for a multi-error body), the text of
 	// a plain-text or HTML body, or the status text when the body said
 	// nothing. Never empty.
-	Message string
+	Message string `json:"message"`
 	// Problems holds one entry per message, at least one.
-	Problems []Problem
+	Problems []Problem `json:"problems"`
 	// Truncated reports that the body was cut: it held MaxBodySize bytes or
 	// more, or its JSON broke off before the closing brace. Problems then
 	// holds the messages that arrived whole and may be incomplete.
-	Truncated bool
+	Truncated bool `json:"truncated,omitempty"`
 
 	// cause is the error the HTTP client library returned for the answer.
 	cause error
