@@ -64,7 +64,10 @@ func (o OwnershipStore) String() string {
 type Option func(*config)
 
 type config struct {
-	apiKey     string
+	// apiKey holds the API key in a closure: fmt prints a func as an
+	// address whatever the verb, where it would print a string field of a
+	// Reconciler printed with %v or logged with slog.Any.
+	apiKey     func() string
 	managedBy  string
 	httpClient *http.Client
 	serverID   string
@@ -107,7 +110,9 @@ func defaultConfig() config {
 
 // WithAPIKey sets the PowerDNS API key. It is sent only to the server's own
 // host and never appears in an error or a log line.
-func WithAPIKey(key string) Option { return func(c *config) { c.apiKey = key } }
+func WithAPIKey(key string) Option {
+	return func(c *config) { c.apiKey = func() string { return key } }
+}
 
 // WithManagedBy names the writer this Reconciler writes as (required): it
 // owns the RRsets it creates and never overwrites or deletes another

@@ -45,7 +45,10 @@ func (r *Reconciler) Plan(ctx context.Context, zone string, desired []rrset.RRse
 		return PlanResult{Zone: zone}, &InputError{Zone: zone, Err: err}
 	}
 	s := &syncRun{r: r, zone: canonical, res: Result{Zone: canonical}}
-	unlock := r.lockZone(canonical)
+	unlock, err := r.lockZone(ctx, canonical)
+	if err != nil {
+		return PlanResult{Zone: canonical}, fmt.Errorf("plan %s: %w", canonical, err)
+	}
 	defer unlock()
 
 	out := PlanResult{Zone: canonical}

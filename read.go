@@ -43,6 +43,10 @@ func (s *syncRun) read(ctx context.Context, md []powerdns.Metadata) (*liveZone, 
 	if err != nil {
 		return nil, fmt.Errorf("read zone: %w", err)
 	}
+	if zone == nil {
+		// A 200 answer of JSON null decodes to no zone at all.
+		return nil, ErrIncompleteZone
+	}
 	live := &liveZone{
 		foreign: make(map[rrset.Key][]powerdns.Comment),
 		claims:  claimsIn(md, s.r.cfg.managedBy),

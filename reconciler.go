@@ -2,6 +2,7 @@ package reconcile
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"net/url"
 	"strings"
@@ -22,10 +23,10 @@ type Reconciler struct {
 	gate    *backoff.Gate
 	requeue *backoff.Requeue
 
-	zoneLocks sync.Map // zone → *sync.Mutex
+	zoneLocks sync.Map // zone → chan struct{}, one Sync of the zone at a time
 
-	storeMu sync.Mutex
-	store   OwnershipStore // resolved from OwnershipAuto on first use
+	storeTurn chan struct{}  // one detection of the ownership store at a time
+	store     OwnershipStore // resolved from OwnershipAuto on first use
 
 	memoMu   sync.Mutex
 	refusals map[string]map[string]refusalMemo // zone → change key → memo
@@ -49,7 +50,11 @@ func New(serverURL string, opts ...Option) (*Reconciler, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	client, err := pdnsapi.NewClient(serverURL, cfg.apiKey, cfg.serverID, cfg.httpClient,
+	apiKey := ""
+	if cfg.apiKey != nil {
+		apiKey = cfg.apiKey()
+	}
+	client, err := pdnsapi.NewClient(serverURL, apiKey, cfg.serverID, cfg.httpClient,
 		pdnsapi.WithMaxResponseBytes(cfg.maxResponse))
 	if err != nil {
 		return nil, err
@@ -61,33 +66,51 @@ func New(serverURL string, opts ...Option) (*Reconciler, error) {
 	}
 	requeue := append([]backoff.Option{backoff.WithClock(cfg.clock)}, cfg.requeue...)
 	return &Reconciler{
-		cfg:      cfg,
-		client:   client,
-		gate:     backoff.NewGate(cfg.deleteChecks, cfg.deleteSpan, backoff.WithClock(cfg.clock)),
-		requeue:  backoff.NewRequeue(requeue...),
-		store:    cfg.ownership,
-		refusals: make(map[string]map[string]refusalMemo),
-		instance: newInstance(),
+		cfg:       cfg,
+		client:    client,
+		gate:      backoff.NewGate(cfg.deleteChecks, cfg.deleteSpan, backoff.WithClock(cfg.clock)),
+		requeue:   backoff.NewRequeue(requeue...),
+		store:     cfg.ownership,
+		storeTurn: make(chan struct{}, 1),
+		refusals:  make(map[string]map[string]refusalMemo),
+		instance:  newInstance(),
 	}, nil
 }
 
 // ManagedBy returns the writer the Reconciler writes as.
 func (r *Reconciler) ManagedBy() string { return r.cfg.managedBy }
 
-// lockZone serialises Syncs of one zone within this Reconciler.
-func (r *Reconciler) lockZone(zone string) func() {
-	m, _ := r.zoneLocks.LoadOrStore(zone, new(sync.Mutex))
-	mu := m.(*sync.Mutex)
-	mu.Lock()
-	return mu.Unlock
+// lockZone serialises Syncs of one zone within this Reconciler. Waiting for
+// the Sync in progress ends with ctx: a Sync never outlives its context,
+// even behind another one stuck on a server that does not answer.
+func (r *Reconciler) lockZone(ctx context.Context, zone string) (unlock func(), err error) {
+	m, _ := r.zoneLocks.LoadOrStore(zone, make(chan struct{}, 1))
+	unlock, err = take(ctx, m.(chan struct{}))
+	if err != nil {
+		return nil, fmt.Errorf("wait for the Sync of the zone in progress: %w", err)
+	}
+	return unlock, nil
+}
+
+// take takes the one turn of sem, or gives up when ctx ends first.
+func take(ctx context.Context, sem chan struct{}) (release func(), err error) {
+	select {
+	case sem <- struct{}{}:
+		return func() { <-sem }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 // ownershipStore returns where ownership is recorded on this server,
 // deciding once from the server's version and backend when the store is
 // OwnershipAuto: comments, except on LMDB before 5.1, which refuses them.
 func (r *Reconciler) ownershipStore(ctx context.Context, s *syncRun) (OwnershipStore, error) {
-	r.storeMu.Lock()
-	defer r.storeMu.Unlock()
+	done, err := take(ctx, r.storeTurn)
+	if err != nil {
+		return OwnershipAuto, err
+	}
+	defer done()
 	if r.store != OwnershipAuto {
 		return r.store, nil
 	}
@@ -95,7 +118,7 @@ func (r *Reconciler) ownershipStore(ctx context.Context, s *syncRun) (OwnershipS
 		server   *powerdns.Server
 		settings []powerdns.ConfigSetting
 	)
-	err := s.call(ctx, func(ctx context.Context) error {
+	err = s.call(ctx, func(ctx context.Context) error {
 		var err error
 		server, err = r.client.Servers.Get(ctx, r.client.VHost)
 		return err

@@ -19,6 +19,10 @@ type syncRun struct {
 	r    *Reconciler
 	zone string
 	res  Result
+	// unlock ends the Sync's turn at the zone in this Reconciler;
+	// release takes it over when it frees the zone lock in the background.
+	unlock   func()
+	detached bool
 }
 
 // call makes one API call through go-powerdns, retrying transient failures
@@ -53,6 +57,10 @@ func (s *syncRun) call(ctx context.Context, fn func(ctx context.Context) error) 
 // means every change was applied, blocked or deferred on purpose; transport
 // and server failures are errors classified by package errors, and bad
 // input is an *InputError. Result.RequeueAfter says when to sync again.
+//
+// Sync returns when ctx ends, also while waiting for another Sync of the
+// zone by this Reconciler or for a server that does not answer; a zone lock
+// it holds then is freed in the background, within five seconds.
 func (r *Reconciler) Sync(ctx context.Context, zone string, desired []rrset.RRset, opts ...SyncOption) (Result, error) {
 	var sc syncConfig
 	for _, opt := range opts {
@@ -65,8 +73,16 @@ func (r *Reconciler) Sync(ctx context.Context, zone string, desired []rrset.RRse
 		return Result{Zone: zone}, &InputError{Zone: zone, Err: err}
 	}
 	s := &syncRun{r: r, zone: canonical, res: Result{Zone: canonical}}
-	unlock := r.lockZone(canonical)
-	defer unlock()
+	if s.unlock, err = r.lockZone(ctx, canonical); err != nil {
+		err = fmt.Errorf("sync %s: %w", canonical, err)
+		s.res.RequeueAfter = r.requeueAfter(canonical, &s.res, err)
+		return s.res, err
+	}
+	defer func() {
+		if !s.detached {
+			s.unlock()
+		}
+	}()
 
 	err = s.run(ctx, desired, sc)
 	s.res.RequeueAfter = r.requeueAfter(canonical, &s.res, err)
@@ -157,15 +173,27 @@ func (s *syncRun) plan(want *rrset.Set, held []Deferral, live *liveZone) rrset.P
 	return r.skipRemembered(s.zone, checked.Plan, live.set, &s.res)
 }
 
+// releaseBound bounds freeing the zone lock after the caller gave up.
+const releaseBound = 5 * time.Second
+
 // release marks the zone lock free. A failure to is reported only when the
 // Sync has no error of its own: a lock left held is ignored by other
 // writers after DefaultLockTTL.
 func (s *syncRun) release(ctx context.Context, errp *error) {
 	if ctx.Err() != nil {
-		// The caller gave up; still free the lock, within a short bound.
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		defer cancel()
+		// The caller gave up and must not wait for a server that may not
+		// answer: free the lock in the background, within releaseBound,
+		// keeping the zone's turn in this Reconciler until then so that
+		// no Sync of the zone takes the lock meanwhile.
+		s.detached = true
+		bg := &syncRun{r: s.r, zone: s.zone}
+		go func() {
+			defer s.unlock()
+			ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseBound)
+			defer cancel()
+			_ = bg.setLock(ctx, false)
+		}()
+		return
 	}
 	if err := s.setLock(ctx, false); err != nil && *errp == nil {
 		*errp = fmt.Errorf("sync %s: release zone lock: %w", s.zone, err)

@@ -24,6 +24,11 @@ import (
 // API and its DNS port.
 const DefaultStartTimeout = 90 * time.Second
 
+// APIKeyPrefix starts the API key of every server the harness runs, so that
+// a key that leaks into anything a test prints can be found by looking for
+// it (make test does).
+const APIKeyPrefix = "pdnstest-key-"
+
 // Server is a running PowerDNS Authoritative.
 type Server struct {
 	Target Target
@@ -226,10 +231,11 @@ func skipOrFail(tb testing.TB, err error) {
 // start runs target and waits until both its API and its DNS port answer.
 // On error the returned server, when not nil, must still be stopped.
 func start(ctx context.Context, target Target, o options) (*Server, error) {
-	key, err := randomHex(16)
+	suffix, err := randomHex(16)
 	if err != nil {
 		return nil, err
 	}
+	key := APIKeyPrefix + suffix
 	srv := &Server{Target: target, APIKey: key, Backend: target.Backend}
 	ctx, cancel := context.WithTimeout(ctx, o.startTimeout)
 	defer cancel()

@@ -1,0 +1,113 @@
+package reconcile_test
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pdnskit/reconcile"
+	"github.com/pdnskit/reconcile/internal/faultproxy"
+	"github.com/pdnskit/reconcile/internal/pdnstest"
+	"github.com/pdnskit/reconcile/rrset"
+)
+
+// Regression tests for faults found by internal/reliability: each needs a
+// server answering what PowerDNS never answers, so a fault proxy stands
+// between the Reconciler and a real PowerDNS.
+
+// proxied returns a Reconciler writing to srv through a fault proxy, and
+// the proxy.
+func proxied(t *testing.T, srv *pdnstest.Server, rules ...faultproxy.Rule) (*reconcile.Reconciler, *faultproxy.Proxy) {
+	t.Helper()
+	p, err := faultproxy.Start(srv.URL)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = p.Close() })
+	p.Inject(rules...)
+	r, err := reconcile.New(p.URL, reconcile.WithAPIKey(srv.APIKey), reconcile.WithManagedBy("external-dns"),
+		reconcile.WithHTTPClient(&http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}))
+	require.NoError(t, err)
+	return r, p
+}
+
+// TestZoneReadNull: a zone answered as JSON null is an incomplete read (it
+// was a nil pointer dereference).
+func TestZoneReadNull(t *testing.T) {
+	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
+		t.Parallel()
+		zone := srv.NewZone(t)
+		w, _ := proxied(t, srv, faultproxy.Rule{Method: http.MethodGet, Path: faultproxy.ZonePath,
+			Fault: faultproxy.Status(http.StatusOK, "application/json", []byte("null"))})
+		res, err := w.Sync(testContext(t), zone, []rrset.RRset{mustRRset(t, zone, "www", "A", 300, "192.0.2.1")})
+		require.ErrorIs(t, err, reconcile.ErrIncompleteZone)
+		assert.Zero(t, res.Patches)
+	})
+}
+
+// TestSyncReturnsByItsContext: a Sync returns when its context ends, even
+// when the server answers neither its PATCH nor the release of the zone
+// lock (the release went on for up to five seconds), and a Sync queued
+// behind a stuck Sync of the same zone gives up with its own context (it
+// waited for the stuck one).
+func TestSyncReturnsByItsContext(t *testing.T) {
+	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
+		t.Parallel()
+		zone := srv.NewZone(t)
+		w, p := proxied(t, srv)
+		// A first Sync without faults, so that the stuck one goes
+		// straight to its PATCH.
+		_, err := w.Sync(testContext(t), zone, []rrset.RRset{mustRRset(t, zone, "www", "A", 300, "192.0.2.1")})
+		require.NoError(t, err)
+		p.Inject(
+			faultproxy.Rule{Method: http.MethodPatch, Path: faultproxy.ZonePath, Fault: faultproxy.Hang()},
+			// The first PUT takes the lock; the second would free it.
+			faultproxy.Rule{Method: http.MethodPut, Path: faultproxy.MetadataPath, Skip: 1, Fault: faultproxy.Hang()},
+		)
+		want := []rrset.RRset{mustRRset(t, zone, "www", "A", 300, "192.0.2.2")}
+		patches := p.Count(http.MethodPatch, faultproxy.ZonePath)
+
+		stuck := make(chan error, 1)
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			_, err := w.Sync(ctx, zone, want)
+			stuck <- err
+		}()
+		// Once the first Sync is stuck in its PATCH, queue a second one.
+		require.Eventually(t, func() bool { return p.Count(http.MethodPatch, faultproxy.ZonePath) > patches },
+			5*time.Second, time.Millisecond, "the first Sync reaches its PATCH")
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		defer cancel()
+		began := time.Now()
+		_, err = w.Sync(ctx, zone, want)
+		require.ErrorIs(t, err, context.DeadlineExceeded)
+		assert.Less(t, time.Since(began), time.Second, "the queued Sync returns by its own context")
+
+		began = time.Now()
+		err = <-stuck
+		require.ErrorIs(t, err, context.DeadlineExceeded)
+		assert.Less(t, time.Since(began), 2500*time.Millisecond, "the stuck Sync returns by its context")
+	})
+}
+
+// TestReconcilerHidesAPIKey: a Reconciler printed with any verb, or logged,
+// never shows its API key (the key was a plain string in its
+// configuration).
+func TestReconcilerHidesAPIKey(t *testing.T) {
+	const key = "hidden-api-key-31337"
+	r, err := reconcile.New("http://127.0.0.1:8081", reconcile.WithAPIKey(key), reconcile.WithManagedBy("external-dns"))
+	require.NoError(t, err)
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s"} {
+		assert.NotContains(t, fmt.Sprintf(verb, r), key, verb)
+	}
+	var b strings.Builder
+	slog.New(slog.NewTextHandler(&b, nil)).Info("reconciler", "r", r)
+	slog.New(slog.NewJSONHandler(&b, nil)).Info("reconciler", "r", r)
+	assert.NotContains(t, b.String(), key)
+}

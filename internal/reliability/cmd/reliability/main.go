@@ -1,0 +1,407 @@
+// Command reliability runs what shows how the library behaves under faults,
+// load and hostile input, and writes RELIABILITY.md:
+//
+//	reliability report [flags]   faults, load and fuzzing; writes -out
+//	reliability fuzz [flags]     every fuzz target for -fuzztime each
+//	reliability load [flags]     the load figures alone
+//
+// It needs the PowerDNS servers of internal/pdnstest, configured as `make
+// test` configures them (make reliability and make fuzz do).
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pdnskit/reconcile/internal/pdnstest"
+	"github.com/pdnskit/reconcile/internal/reliability"
+)
+
+// envAPIKey hands the API key to a load child process, out of its command
+// line.
+const envAPIKey = "PDNS_RELIABILITY_API_KEY"
+
+type flags struct {
+	out         string
+	log         string
+	fuzztime    time.Duration
+	fuzzOnly    string
+	zones       string
+	rrsets      int
+	concurrency int
+	fallback    int
+	big         int
+	versions    string
+	skipFaults  bool
+	skipLoad    bool
+	skipFuzz    bool
+}
+
+func main() {
+	if len(os.Args) < 2 {
+		usage()
+	}
+	cmd, args := os.Args[1], os.Args[2:]
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	var err error
+	switch cmd {
+	case "report":
+		err = report(ctx, parse(cmd, args))
+	case "fuzz":
+		err = fuzzOnly(ctx, parse(cmd, args))
+	case "load":
+		err = loadOnly(ctx, parse(cmd, args))
+	case "load-child":
+		err = loadChild(ctx, args)
+	default:
+		usage()
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "reliability:", err)
+		os.Exit(1)
+	}
+}
+
+func usage() {
+	fmt.Fprintln(os.Stderr, "usage: reliability report|fuzz|load [flags] (-h for the flags)")
+	os.Exit(2)
+}
+
+func parse(name string, args []string) flags {
+	var f flags
+	fs := flag.NewFlagSet(name, flag.ExitOnError)
+	fs.StringVar(&f.out, "out", "RELIABILITY.md", "where report writes its Markdown")
+	fs.StringVar(&f.log, "log", "", "file that receives the raw output of every go test run (for the API key check)")
+	fs.DurationVar(&f.fuzztime, "fuzztime", 20*time.Second, "fuzzing budget per target")
+	fs.StringVar(&f.fuzzOnly, "fuzz-targets", "", "comma-separated fuzz targets to run (default: all)")
+	fs.StringVar(&f.zones, "zones", "50,100,200", "zone counts of the load runs (×1, ×2, ×4)")
+	fs.IntVar(&f.rrsets, "rrsets", 1000, "RRsets per zone in the load runs")
+	fs.IntVar(&f.concurrency, "concurrency", 8, "Syncs in flight in the load runs")
+	fs.IntVar(&f.fallback, "fallback-concurrency", 2, "Syncs in flight of a second try of a load run that failed (0: none)")
+	fs.IntVar(&f.big, "big", 100000, "RRsets of the one-zone load run (0: none)")
+	fs.StringVar(&f.versions, "versions", "all", `PowerDNS versions the load runs on ("4.7,5.1"), or "all" (every gsqlite3 server)`)
+	fs.BoolVar(&f.skipFaults, "skip-faults", false, "report: do not run the fault tests")
+	fs.BoolVar(&f.skipLoad, "skip-load", false, "report: do not run the load")
+	fs.BoolVar(&f.skipFuzz, "skip-fuzz", false, "report: do not fuzz")
+	_ = fs.Parse(args)
+	return f
+}
+
+// moduleRoot finds the directory holding go.mod, from the working
+// directory up.
+func moduleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("no go.mod above the working directory")
+		}
+		dir = parent
+	}
+}
+
+func openLog(path string) (io.Writer, func(), error) {
+	if path == "" {
+		return io.Discard, func() {}, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, nil, err
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, func() { _ = f.Close() }, nil
+}
+
+func report(ctx context.Context, f flags) error {
+	root, err := moduleRoot()
+	if err != nil {
+		return err
+	}
+	logw, closeLog, err := openLog(f.log)
+	if err != nil {
+		return err
+	}
+	defer closeLog()
+	rep := &reliability.Report{Generated: time.Now(), Machine: reliability.ThisMachine(), FuzzBudget: f.fuzztime,
+		LoadBefore: reliability.LoadAverage()}
+	if targets, err := pdnstest.Targets(); err == nil && len(targets) > 0 {
+		rep.Provider = string(targets[0].Provider)
+	}
+
+	if !f.skipFaults {
+		args := []string{"-race", "-count=1", "-timeout", "20m", "./internal/reliability/...", "./internal/faultproxy/..."}
+		rep.FaultsCmd = "go test " + strings.Join(args, " ")
+		fmt.Fprintln(os.Stderr, "[reliability] faults:", rep.FaultsCmd)
+		rep.Faults, err = reliability.RunTests(ctx, root, os.Stderr, logw, args...)
+		if err != nil {
+			rep.FaultsErr = err.Error()
+		}
+	} else {
+		rep.FaultsErr = "skipped (-skip-faults)"
+	}
+	if !f.skipLoad {
+		rep.Load, err = load(ctx, f)
+		if err != nil {
+			rep.LoadErr = err.Error()
+		}
+	} else {
+		rep.LoadErr = "Skipped (-skip-load)."
+	}
+	if !f.skipFuzz {
+		rep.Fuzz, err = fuzz(ctx, root, f, logw)
+		if err != nil {
+			rep.FuzzErr = err.Error()
+		}
+	} else {
+		rep.FuzzErr = "Skipped (-skip-fuzz)."
+	}
+	rep.LoadAfter = reliability.LoadAverage()
+	out := f.out
+	if !filepath.IsAbs(out) {
+		out = filepath.Join(root, out)
+	}
+	if err := os.WriteFile(out, []byte(rep.Markdown()), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintln(os.Stderr, "[reliability] wrote", out)
+	if rep.Faults != nil && !rep.Faults.Passed {
+		return errors.New("fault tests failed (see " + f.out + ")")
+	}
+	for _, r := range rep.Fuzz {
+		if r.Failed {
+			return errors.New("fuzzing found a failure (see " + f.out + ")")
+		}
+	}
+	return nil
+}
+
+func fuzz(ctx context.Context, root string, f flags, logw io.Writer) ([]reliability.FuzzResult, error) {
+	targets, err := reliability.ListFuzzTargets(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	if f.fuzzOnly != "" {
+		keep := make(map[string]bool)
+		for _, n := range strings.Split(f.fuzzOnly, ",") {
+			keep[strings.TrimSpace(n)] = true
+		}
+		var sel []reliability.FuzzTarget
+		for _, t := range targets {
+			if keep[t.Name] {
+				sel = append(sel, t)
+			}
+		}
+		targets = sel
+	}
+	var out []reliability.FuzzResult
+	for _, t := range targets {
+		fmt.Fprintf(os.Stderr, "[reliability] fuzz %s for %s\n", t, f.fuzztime)
+		r, err := reliability.RunFuzz(ctx, root, t, f.fuzztime)
+		if err != nil {
+			return out, err
+		}
+		fmt.Fprintf(logw, "fuzz %s: %d execs, failed %t\n%s\n", t, r.Execs, r.Failed, r.Output)
+		fmt.Fprintf(os.Stderr, "[reliability]   %d executions, %d new interesting (corpus %d), corpus run first %d/%d, failed: %t %s\n",
+			r.Execs, r.NewInteresting, r.Corpus, r.BaselineDone, r.BaselineOf, r.Failed, r.Crasher)
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+func fuzzOnly(ctx context.Context, f flags) error {
+	root, err := moduleRoot()
+	if err != nil {
+		return err
+	}
+	results, err := fuzz(ctx, root, f, io.Discard)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("%-66s %12s %14s  %s\n", "target", "executions", "corpus first", "result")
+	failed := false
+	for _, r := range results {
+		result := "no failure"
+		if r.Failed {
+			failed = true
+			result = "FAILED " + r.Crasher
+		}
+		fmt.Printf("%-66s %12d %14s  %s\n", r.Target, r.Execs, fmt.Sprintf("%d/%d", r.BaselineDone, r.BaselineOf), result)
+	}
+	if failed {
+		return errors.New("fuzzing found a failure; the crasher is kept under the package's testdata/fuzz")
+	}
+	return nil
+}
+
+func loadOnly(ctx context.Context, f flags) error {
+	runs, err := load(ctx, f)
+	rep := &reliability.Report{Load: runs, Machine: reliability.ThisMachine()}
+	if err != nil {
+		rep.LoadErr = err.Error()
+	}
+	var b strings.Builder
+	fmt.Fprintln(&b, rep.Machine)
+	md := rep.Markdown()
+	if i := strings.Index(md, "## Load"); i >= 0 {
+		md = md[i:]
+		if j := strings.Index(md, "## Fuzzing"); j >= 0 {
+			md = md[:j]
+		}
+	}
+	fmt.Print(b.String() + md)
+	return err
+}
+
+// load runs the load plan: on each selected gsqlite3 server, every zone
+// count of -zones, then the -big zone at the default body limit and at 1 MB.
+func load(ctx context.Context, f flags) ([]reliability.LoadRun, error) {
+	targets, err := pdnstest.Targets()
+	if err != nil {
+		return nil, err
+	}
+	var sel []pdnstest.Target
+	for _, t := range targets {
+		if t.Backend != pdnstest.GSQLite3 {
+			continue
+		}
+		if f.versions == "all" {
+			sel = append(sel, t)
+			continue
+		}
+		src := filepath.Base(t.Image + t.Root)
+		for _, v := range strings.Split(f.versions, ",") {
+			if v = strings.TrimSpace(v); v != "" && strings.Contains(src, v) {
+				sel = append(sel, t)
+			}
+		}
+	}
+	if len(sel) == 0 {
+		return nil, fmt.Errorf("no gsqlite3 server of version %s configured", f.versions)
+	}
+	var sizes []int
+	for _, s := range strings.Split(f.zones, ",") {
+		if s = strings.TrimSpace(s); s == "" {
+			continue
+		}
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("-zones: %q is not a zone count", s)
+		}
+		sizes = append(sizes, n)
+	}
+	var (
+		runs []reliability.LoadRun
+		errs []error
+	)
+	for _, t := range sel {
+		for _, n := range sizes {
+			run := loadOn(ctx, t, nil, reliability.LoadConfig{Zones: n, RRsets: f.rrsets, Concurrency: f.concurrency})
+			runs = append(runs, run)
+			if run.Err != "" && f.fallback > 0 && f.fallback < f.concurrency {
+				// Measured too: the same load with fewer Syncs in flight.
+				runs = append(runs, loadOn(ctx, t, nil, reliability.LoadConfig{Zones: n, RRsets: f.rrsets, Concurrency: f.fallback}))
+			}
+		}
+		if f.big > 0 {
+			runs = append(runs, loadOn(ctx, t, nil, reliability.LoadConfig{Zones: 1, RRsets: f.big, Concurrency: 1}))
+			runs = append(runs, loadOn(ctx, t, []string{"--webserver-max-bodysize=1"},
+				reliability.LoadConfig{Zones: 1, RRsets: f.big, Concurrency: 1, MaxPatchBytes: 1 << 20}))
+		}
+	}
+	for _, r := range runs {
+		if r.Err != "" {
+			errs = append(errs, fmt.Errorf("%s %d×%d: %s", r.Server, r.Result.Zones, r.Result.RRsets, r.Err))
+		}
+	}
+	return runs, errors.Join(errs...)
+}
+
+// loadOn starts a fresh server of target t (with args) and runs one load
+// against it in a child process.
+func loadOn(ctx context.Context, t pdnstest.Target, args []string, cfg reliability.LoadConfig) reliability.LoadRun {
+	run := reliability.LoadRun{Server: t.String(), MaxPatchBytes: cfg.MaxPatchBytes, Result: reliability.LoadResult{Zones: cfg.Zones, RRsets: cfg.RRsets, Concurrency: cfg.Concurrency}}
+	if len(args) > 0 {
+		run.MaxBodyMB = 1
+	}
+	srv, err := pdnstest.Launch(ctx, pdnstest.WithTarget(t), pdnstest.WithArgs(args...))
+	if srv != nil {
+		defer func() {
+			stopCtx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			_ = srv.Stop(stopCtx)
+		}()
+	}
+	if err != nil {
+		run.Err = err.Error()
+		return run
+	}
+	run.Server = srv.Name()
+	fmt.Fprintf(os.Stderr, "[reliability] load %d zones × %d RRsets, concurrency %d, on %s\n", cfg.Zones, cfg.RRsets, cfg.Concurrency, run.Server)
+	self, err := os.Executable()
+	if err != nil {
+		run.Err = err.Error()
+		return run
+	}
+	cmd := exec.CommandContext(ctx, self, "load-child",
+		"-url", srv.URL, "-zones", strconv.Itoa(cfg.Zones), "-rrsets", strconv.Itoa(cfg.RRsets),
+		"-concurrency", strconv.Itoa(cfg.Concurrency), "-max-patch-bytes", strconv.Itoa(cfg.MaxPatchBytes))
+	cmd.Env = append(os.Environ(), envAPIKey+"="+srv.APIKey)
+	var stderr strings.Builder
+	cmd.Stderr = io.MultiWriter(os.Stderr, &stderr)
+	out, err := cmd.Output()
+	if err != nil {
+		run.Err = err.Error()
+		if msg := strings.TrimSpace(stderr.String()); msg != "" {
+			lines := strings.Split(msg, "\n")
+			run.Err = strings.TrimPrefix(lines[len(lines)-1], "reliability: ")
+		}
+		return run
+	}
+	if err := json.Unmarshal(out, &run.Result); err != nil {
+		run.Err = fmt.Sprintf("read child's result: %v", err)
+		return run
+	}
+	res := run.Result
+	fmt.Fprintf(os.Stderr, "[reliability]   sync %s, resync %s, %d PATCHes, peak heap %s, peak RSS %s\n",
+		res.Wall.Round(time.Millisecond), res.Resync.Round(time.Millisecond), res.Patches,
+		reliability.Bytes(res.PeakHeap), reliability.Bytes(res.PeakRSS))
+	return run
+}
+
+// loadChild runs one load in this process and prints its result as JSON.
+func loadChild(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("load-child", flag.ExitOnError)
+	var cfg reliability.LoadConfig
+	fs.StringVar(&cfg.ServerURL, "url", "", "PowerDNS API URL")
+	fs.IntVar(&cfg.Zones, "zones", 1, "zones")
+	fs.IntVar(&cfg.RRsets, "rrsets", 1000, "RRsets per zone")
+	fs.IntVar(&cfg.Concurrency, "concurrency", 8, "Syncs in flight")
+	fs.IntVar(&cfg.MaxPatchBytes, "max-patch-bytes", 0, "WithMaxPatchBytes (0: default)")
+	_ = fs.Parse(args)
+	cfg.APIKey = os.Getenv(envAPIKey)
+	res, err := reliability.Load(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	return json.NewEncoder(os.Stdout).Encode(res)
+}
