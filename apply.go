@@ -18,7 +18,10 @@ import (
 type unit struct {
 	name    string
 	changes []rrset.Change
-	size    int // bytes its RRsets take in a PATCH body
+	// entries are the changes as PATCH entries, built once: a unit may be
+	// sent more than once while refusals are isolated.
+	entries []powerdns.RRset
+	size    int // bytes the entries take in a PATCH body
 }
 
 // apply sends plan, isolating what PowerDNS refuses, and keeps the
@@ -34,7 +37,7 @@ func (s *syncRun) apply(ctx context.Context, plan rrset.Plan, live *liveZone, st
 		}
 	}
 	for _, batch := range s.batches(units) {
-		if err := s.applyBatch(ctx, batch, live, store); err != nil {
+		if err := s.applyBatch(ctx, batch, live); err != nil {
 			return err
 		}
 	}
@@ -65,16 +68,20 @@ func (s *syncRun) units(plan rrset.Plan, live *liveZone, store OwnershipStore) [
 			index[name] = i
 			units = append(units, unit{name: name})
 		}
-		u := &units[i]
-		u.changes = append(u.changes, c)
-		u.size += patchEntrySize(s.toAPI(c, live, store))
+		units[i].changes = append(units[i].changes, c)
 	}
 	for i := range units {
+		u := &units[i]
 		// Within a name, deletes first: PowerDNS accepts [DELETE A,
 		// REPLACE CNAME] and refuses the reverse.
-		slices.SortStableFunc(units[i].changes, func(a, b rrset.Change) int {
+		slices.SortStableFunc(u.changes, func(a, b rrset.Change) int {
 			return deleteRank(a) - deleteRank(b)
 		})
+		u.entries = make([]powerdns.RRset, len(u.changes))
+		for j, c := range u.changes {
+			u.entries[j] = s.toAPI(c, live, store)
+			u.size += patchEntrySize(u.entries[j])
+		}
 	}
 	return units
 }
@@ -115,11 +122,11 @@ func (s *syncRun) batches(units []unit) [][]unit {
 // its problems name are refused and the rest is sent again; when the
 // problems name none of them, the batch is bisected. A unit sent alone and
 // refused is reported with the problems. Other failures end the Sync.
-func (s *syncRun) applyBatch(ctx context.Context, units []unit, live *liveZone, store OwnershipStore) error {
+func (s *syncRun) applyBatch(ctx context.Context, units []unit, live *liveZone) error {
 	if len(units) == 0 {
 		return nil
 	}
-	err := s.patch(ctx, units, live, store)
+	err := s.patch(ctx, units)
 	if err == nil {
 		for _, u := range units {
 			s.res.Applied = append(s.res.Applied, u.changes...)
@@ -140,14 +147,14 @@ func (s *syncRun) applyBatch(ctx context.Context, units []unit, live *liveZone, 
 			for _, u := range named {
 				s.refuse(u, problemsAbout(u.name, apiErr.Problems), live)
 			}
-			return s.applyBatch(ctx, rest, live, store)
+			return s.applyBatch(ctx, rest, live)
 		}
 	}
 	half := len(units) / 2
-	if err := s.applyBatch(ctx, units[:half], live, store); err != nil {
+	if err := s.applyBatch(ctx, units[:half], live); err != nil {
 		return err
 	}
-	return s.applyBatch(ctx, units[half:], live, store)
+	return s.applyBatch(ctx, units[half:], live)
 }
 
 // splitNamed separates the units whose name a problem names.
@@ -187,18 +194,23 @@ func (s *syncRun) refuse(u unit, problems []pdnserrors.Problem, live *liveZone) 
 }
 
 // patch sends units as one PATCH, deletes first.
-func (s *syncRun) patch(ctx context.Context, units []unit, live *liveZone, store OwnershipStore) error {
-	body := &powerdns.RRsets{}
-	for _, op := range []rrset.Op{rrset.OpDelete, rrset.OpCreate} {
+func (s *syncRun) patch(ctx context.Context, units []unit) error {
+	n := 0
+	for _, u := range units {
+		n += len(u.entries)
+	}
+	body := &powerdns.RRsets{Sets: make([]powerdns.RRset, 0, n)}
+	for _, deletes := range []bool{true, false} {
 		for _, u := range units {
-			for _, c := range u.changes {
-				if (c.Op == rrset.OpDelete) == (op == rrset.OpDelete) {
-					body.Sets = append(body.Sets, s.toAPI(c, live, store))
+			for j, c := range u.changes {
+				if (c.Op == rrset.OpDelete) == deletes {
+					body.Sets = append(body.Sets, u.entries[j])
 				}
 			}
 		}
 	}
 	s.res.Patches++
+	s.wrote = true
 	return s.call(ctx, func(ctx context.Context) error {
 		return s.r.client.Records.Patch(ctx, s.zone, body)
 	})

@@ -121,6 +121,7 @@ func (s *syncRun) addClaims(ctx context.Context, mine map[rrset.Key]int64, keys 
 		return nil
 	}
 	kind := powerdns.MetadataKind(claimKind(s.r.cfg.managedBy))
+	s.wrote = true
 	return s.call(ctx, func(ctx context.Context) error {
 		_, err := s.r.client.Metadata.Create(ctx, s.zone, kind, values)
 		return err
@@ -131,6 +132,7 @@ func (s *syncRun) addClaims(ctx context.Context, mine map[rrset.Key]int64, keys 
 // nothing is left).
 func (s *syncRun) setClaims(ctx context.Context, mine map[rrset.Key]int64) error {
 	kind := powerdns.MetadataKind(claimKind(s.r.cfg.managedBy))
+	s.wrote = true
 	if len(mine) == 0 {
 		return s.call(ctx, func(ctx context.Context) error {
 			return s.r.client.Metadata.Delete(ctx, s.zone, kind)

@@ -1,6 +1,8 @@
 package reconcile
 
 import (
+	"cmp"
+	"slices"
 	"time"
 
 	"github.com/pdnskit/reconcile/rrset"
@@ -32,7 +34,7 @@ func (r *Reconciler) holdDeletes(zone string, want, live *rrset.Set, sc syncConf
 	owned := 0
 	var held []Deferral
 	var passing []rrset.RRset
-	for rr := range live.All() {
+	for rr := range live.Unordered() {
 		if rr.ManagedBy != writer {
 			continue
 		}
@@ -62,6 +64,9 @@ func (r *Reconciler) holdDeletes(zone string, want, live *rrset.Set, sc syncConf
 		// The delete goes ahead: a later absence starts a new streak.
 		r.gate.Forget(gateKey(zone, rr.Key()))
 	}
+	slices.SortFunc(held, func(a, b Deferral) int {
+		return cmp.Or(cmp.Compare(a.RRset.Name, b.RRset.Name), cmp.Compare(a.RRset.Type, b.RRset.Type))
+	})
 	return held
 }
 

@@ -90,6 +90,7 @@ type config struct {
 	dnsAddr       string
 	maxResponse   int64
 	lockTTL       time.Duration
+	lockWait      time.Duration
 }
 
 func defaultConfig() config {
@@ -105,6 +106,7 @@ func defaultConfig() config {
 		policy:        conflict.Refuse,
 		ownership:     OwnershipAuto,
 		lockTTL:       DefaultLockTTL,
+		lockWait:      DefaultLockWait,
 	}
 }
 
@@ -187,6 +189,11 @@ func WithOwnershipStore(s OwnershipStore) Option { return func(c *config) { c.ow
 // an error, never a truncated zone.
 func WithMaxResponseBytes(n int64) Option { return func(c *config) { c.maxResponse = n } }
 
+// WithLockWait sets how long a Sync that has something to write waits for
+// another writer's Sync to finish with the zone (DefaultLockWait) before it
+// reports its changes as postponed; 0 postpones at once.
+func WithLockWait(d time.Duration) Option { return func(c *config) { c.lockWait = d } }
+
 // WithDNSAddr sets the host:port Verify queries; by default the API host on
 // port 53.
 func WithDNSAddr(addr string) Option { return func(c *config) { c.dnsAddr = addr } }
@@ -220,6 +227,8 @@ func (c *config) validate() error {
 		return &ConfigError{"WithDeleteGuard", "minRRsets must not be negative"}
 	case c.ownership < OwnershipAuto || c.ownership > OwnershipMetadata:
 		return &ConfigError{"WithOwnershipStore", c.ownership.String() + " is not a store"}
+	case c.lockWait < 0:
+		return &ConfigError{"WithLockWait", "must not be negative"}
 	case c.logger == nil:
 		return &ConfigError{"WithLogger", "nil logger"}
 	case c.clock == nil:

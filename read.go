@@ -8,6 +8,7 @@ import (
 
 	"github.com/joeig/go-powerdns/v3"
 
+	"github.com/pdnskit/reconcile/internal/zonejson"
 	"github.com/pdnskit/reconcile/rrset"
 )
 
@@ -34,18 +35,14 @@ type liveZone struct {
 // metadata read just before: ownership recorded in either store is read, so
 // a change of store loses nothing.
 func (s *syncRun) read(ctx context.Context, md []powerdns.Metadata) (*liveZone, error) {
-	var zone *powerdns.Zone
+	var zone zonejson.Zone
 	err := s.call(ctx, func(ctx context.Context) error {
 		var err error
-		zone, err = s.r.client.Zones.Get(ctx, s.zone)
+		zone, err = s.r.client.GetZone(ctx, s.zone)
 		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read zone: %w", err)
-	}
-	if zone == nil {
-		// A 200 answer of JSON null decodes to no zone at all.
-		return nil, ErrIncompleteZone
 	}
 	live := &liveZone{
 		foreign: make(map[rrset.Key][]powerdns.Comment),
@@ -87,24 +84,13 @@ func (s *syncRun) read(ctx context.Context, md []powerdns.Metadata) (*liveZone, 
 // contents of its enabled records, its writer from our comment, its other
 // comments kept aside. When every record is disabled, Records holds the
 // disabled ones and allDisabled is true.
-func (s *syncRun) liveRRset(p powerdns.RRset, live *liveZone) (rr rrset.RRset, owner string, allDisabled, ok bool) {
-	if p.Name == nil || p.Type == nil {
-		return rrset.RRset{}, "", false, false
-	}
-	name, typ := *p.Name, string(*p.Type)
-	var ttl uint32
-	if p.TTL != nil {
-		ttl = *p.TTL
-	}
+func (s *syncRun) liveRRset(p zonejson.RRset, live *liveZone) (rr rrset.RRset, owner string, allDisabled, ok bool) {
 	var enabled, disabled []string
 	for _, rec := range p.Records {
-		if rec.Content == nil {
-			continue
-		}
-		if rec.Disabled != nil && *rec.Disabled {
-			disabled = append(disabled, *rec.Content)
+		if rec.Disabled {
+			disabled = append(disabled, rec.Content)
 		} else {
-			enabled = append(enabled, *rec.Content)
+			enabled = append(enabled, rec.Content)
 		}
 	}
 	contents := enabled
@@ -115,9 +101,9 @@ func (s *syncRun) liveRRset(p powerdns.RRset, live *liveZone) (rr rrset.RRset, o
 		// An RRset with comments only: nothing to write over.
 		return rrset.RRset{}, "", false, false
 	}
-	rr, err := rrset.NewLive(s.zone, name, typ, ttl, contents...)
+	rr, err := rrset.NewLive(s.zone, p.Name, p.Type, p.TTL, contents...)
 	if err != nil {
-		s.r.cfg.logger.Warn("live RRset not understood", "zone", s.zone, "name", name, "type", typ, "error", err)
+		s.r.cfg.logger.Warn("live RRset not understood", "zone", s.zone, "name", p.Name, "type", p.Type, "error", err)
 		return rrset.RRset{}, "", false, false
 	}
 	owner, foreign := splitComments(p.Comments)
@@ -133,15 +119,19 @@ const (
 	commentPrefix  = "managed-by="
 )
 
-// splitComments separates our ownership comment from the others.
-func splitComments(comments []powerdns.Comment) (owner string, foreign []powerdns.Comment) {
+// splitComments separates our ownership comment from the others, which a
+// write keeps as they are.
+func splitComments(comments []zonejson.Comment) (owner string, foreign []powerdns.Comment) {
 	for _, c := range comments {
-		if c.Account != nil && *c.Account == commentAccount && c.Content != nil &&
-			strings.HasPrefix(*c.Content, commentPrefix) {
-			owner = strings.TrimPrefix(*c.Content, commentPrefix)
+		if c.Account == commentAccount && strings.HasPrefix(c.Content, commentPrefix) {
+			owner = strings.TrimPrefix(c.Content, commentPrefix)
 			continue
 		}
-		foreign = append(foreign, c)
+		kept := powerdns.Comment{Content: powerdns.String(c.Content), Account: powerdns.String(c.Account)}
+		if c.ModifiedAt != 0 {
+			kept.ModifiedAt = powerdns.Uint64(c.ModifiedAt)
+		}
+		foreign = append(foreign, kept)
 	}
 	return owner, foreign
 }

@@ -19,7 +19,7 @@ import (
 // parallel, Syncs of one zone one after another.
 type Reconciler struct {
 	cfg     config
-	client  *powerdns.Client
+	client  *pdnsapi.Client
 	gate    *backoff.Gate
 	requeue *backoff.Requeue
 
@@ -31,8 +31,11 @@ type Reconciler struct {
 	memoMu   sync.Mutex
 	refusals map[string]map[string]refusalMemo // zone → change key → memo
 
-	// instance names this Reconciler's zone lock (see lock.go).
+	// instance names this Reconciler's zone lock kinds (see lock.go); done
+	// holds, per zone, its latest record of a finished write.
 	instance string
+	doneMu   sync.Mutex
+	done     map[string]string
 }
 
 // New returns a Reconciler for the PowerDNS server whose API is at serverURL
@@ -54,7 +57,7 @@ func New(serverURL string, opts ...Option) (*Reconciler, error) {
 	if cfg.apiKey != nil {
 		apiKey = cfg.apiKey()
 	}
-	client, err := pdnsapi.NewClient(serverURL, apiKey, cfg.serverID, cfg.httpClient,
+	client, err := pdnsapi.New(serverURL, apiKey, cfg.serverID, cfg.httpClient,
 		pdnsapi.WithMaxResponseBytes(cfg.maxResponse))
 	if err != nil {
 		return nil, err
@@ -74,6 +77,7 @@ func New(serverURL string, opts ...Option) (*Reconciler, error) {
 		storeTurn: make(chan struct{}, 1),
 		refusals:  make(map[string]map[string]refusalMemo),
 		instance:  newInstance(),
+		done:      make(map[string]string),
 	}, nil
 }
 

@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/joeig/go-powerdns/v3"
+
 	"github.com/pdnskit/reconcile/backoff"
 	"github.com/pdnskit/reconcile/conflict"
 	pdnserrors "github.com/pdnskit/reconcile/errors"
@@ -23,6 +25,11 @@ type syncRun struct {
 	// release takes it over when it frees the zone lock in the background.
 	unlock   func()
 	detached bool
+	// lockSeq numbers the zone lock this Sync took, if locked; wrote is
+	// true once it sent a write under it.
+	lockSeq uint64
+	locked  bool
+	wrote   bool
 }
 
 // call makes one API call through go-powerdns, retrying transient failures
@@ -99,12 +106,15 @@ func (s *syncRun) run(ctx context.Context, desired []rrset.RRset, sc syncConfig)
 	if err != nil {
 		return fmt.Errorf("sync %s: detect ownership store: %w", s.zone, err)
 	}
-	// Metadata first: a writer that wrote after this read shows in the
-	// second read acquire makes (see lock.go).
-	md, err := s.listMetadata(ctx)
-	if err != nil {
-		return fmt.Errorf("sync %s: %w", s.zone, err)
+	// With the metadata store, ownership is in the metadata: read it first.
+	// With comments, a Sync that finds nothing to write reads the zone alone.
+	var md []powerdns.Metadata
+	if store == OwnershipMetadata {
+		if md, err = s.listMetadata(ctx); err != nil {
+			return fmt.Errorf("sync %s: %w", s.zone, err)
+		}
 	}
+	readAt := r.cfg.clock.Now()
 	live, err := s.read(ctx, md)
 	if err != nil {
 		return fmt.Errorf("sync %s: %w", s.zone, err)
@@ -115,14 +125,17 @@ func (s *syncRun) run(ctx context.Context, desired []rrset.RRset, sc syncConfig)
 		return nil
 	}
 
-	lock, err := s.acquire(ctx, md)
+	lock, err := s.acquire(ctx, readAt)
 	defer s.release(ctx, &err)
+	if err == nil && lock.contended {
+		lock, err = s.awaitLock(ctx, readAt)
+	}
 	if err != nil {
 		return fmt.Errorf("sync %s: %w", s.zone, err)
 	}
 	if lock.contended {
 		s.res.Postponed = plan.Changes
-		s.res.PostponedFor = lockHolders(lock.metadata, s.lockKind())
+		s.res.PostponedFor = lock.holders
 		return nil
 	}
 	if lock.stale {
@@ -176,9 +189,9 @@ func (s *syncRun) plan(want *rrset.Set, held []Deferral, live *liveZone) rrset.P
 // releaseBound bounds freeing the zone lock after the caller gave up.
 const releaseBound = 5 * time.Second
 
-// release marks the zone lock free. A failure to is reported only when the
-// Sync has no error of its own: a lock left held is ignored by other
-// writers after DefaultLockTTL.
+// release frees the zone lock. A failure to is reported only when the Sync
+// has no error of its own: a lock left held is ignored by other writers
+// after DefaultLockTTL.
 func (s *syncRun) release(ctx context.Context, errp *error) {
 	if ctx.Err() != nil {
 		// The caller gave up and must not wait for a server that may not
@@ -186,24 +199,24 @@ func (s *syncRun) release(ctx context.Context, errp *error) {
 		// keeping the zone's turn in this Reconciler until then so that
 		// no Sync of the zone takes the lock meanwhile.
 		s.detached = true
-		bg := &syncRun{r: s.r, zone: s.zone}
+		bg := &syncRun{r: s.r, zone: s.zone, lockSeq: s.lockSeq, locked: s.locked, wrote: s.wrote}
 		go func() {
 			defer s.unlock()
 			ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseBound)
 			defer cancel()
-			_ = bg.setLock(ctx, false)
+			_ = bg.releaseLock(ctx)
 		}()
 		return
 	}
-	if err := s.setLock(ctx, false); err != nil && *errp == nil {
-		*errp = fmt.Errorf("sync %s: release zone lock: %w", s.zone, err)
+	if err := s.releaseLock(ctx); err != nil && *errp == nil {
+		*errp = fmt.Errorf("sync %s: %w", s.zone, err)
 	}
 }
 
 func cloneSet(s *rrset.Set) *rrset.Set {
 	out, _ := rrset.NewSet(s.Zone())
 	out.Grow(s.Len())
-	for rr := range s.All() {
+	for rr := range s.Unordered() {
 		_ = out.Add(rr)
 	}
 	return out

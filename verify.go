@@ -75,7 +75,7 @@ func (r *Reconciler) Verify(ctx context.Context, zone string, desired []rrset.RR
 	}
 	var res VerifyResult
 	var queries []rrset.RRset
-	for rr := range want.All() {
+	for rr := range want.Unordered() {
 		if _, ok := dns.StringToType[rr.Type]; !ok || rr.Type == "ALIAS" {
 			res.Skipped = append(res.Skipped, rr.Key())
 			continue

@@ -230,6 +230,22 @@ func (s *Set) All() iter.Seq[RRset] {
 	}
 }
 
+// Unordered yields the RRsets in no particular order, without sorting: for
+// a walk over a large Set whose order does not matter, it costs nothing
+// beyond the walk.
+func (s *Set) Unordered() iter.Seq[RRset] {
+	return func(yield func(RRset) bool) {
+		if s == nil {
+			return
+		}
+		for _, rr := range s.rrsets {
+			if !yield(rr) {
+				return
+			}
+		}
+	}
+}
+
 // Sorted returns the RRsets in the order of All.
 func (s *Set) Sorted() []RRset {
 	keys := s.keys()

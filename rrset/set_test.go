@@ -210,6 +210,23 @@ func TestSetOrder(t *testing.T) {
 		break
 	}
 	assert.Equal(t, 1, n)
+
+	// Unordered yields the same RRsets, in no promised order.
+	var unordered []rrset.Key
+	for rr := range s.Unordered() {
+		unordered = append(unordered, rr.Key())
+	}
+	assert.ElementsMatch(t, want, unordered)
+	n = 0
+	for range s.Unordered() {
+		n++
+		break
+	}
+	assert.Equal(t, 1, n)
+	var empty *rrset.Set
+	for range empty.Unordered() {
+		t.Fatal("a nil Set yields nothing")
+	}
 }
 
 // TestSetConcurrentReads runs readers side by side: the lazily built

@@ -1,13 +1,18 @@
 package pdnsapi
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
 
 	powerdns "github.com/joeig/go-powerdns/v3"
+
+	pdnserrors "github.com/pdnskit/reconcile/errors"
+	"github.com/pdnskit/reconcile/internal/zonejson"
 )
 
 // DefaultServerID is the server id of every PowerDNS Authoritative
@@ -49,6 +54,25 @@ func (e *URLError) Unwrap() error { return ErrInvalidServerURL }
 // go-powerdns never sees it. Wrap each call's error with a Capture (or use
 // Call) to get every problem of a refusal.
 func NewClient(serverURL, apiKey, serverID string, base *http.Client, opts ...Option) (*powerdns.Client, error) {
+	c, err := New(serverURL, apiKey, serverID, base, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return c.Client, nil
+}
+
+// Client is a go-powerdns client and, over the same HTTP client and
+// transport, a reader of whole zones that decodes them with package
+// zonejson rather than go-powerdns's structs, whose pointer per field makes
+// decoding most of what reading a large zone costs the client.
+type Client struct {
+	*powerdns.Client
+	http *http.Client
+}
+
+// New is NewClient, returning a Client that can also read zones with
+// GetZone.
+func New(serverURL, apiKey, serverID string, base *http.Client, opts ...Option) (*Client, error) {
 	u, err := parseServerURL(serverURL, apiKey)
 	if err != nil {
 		return nil, err
@@ -72,7 +96,40 @@ func NewClient(serverURL, apiKey, serverID string, base *http.Client, opts ...Op
 	// go-powerdns sets the path of every request itself.
 	baseURL := *u
 	baseURL.Path, baseURL.RawPath = "", ""
-	return powerdns.New(baseURL.String(), serverID, powerdns.WithHTTPClient(hc)), nil
+	return &Client{Client: powerdns.New(baseURL.String(), serverID, powerdns.WithHTTPClient(hc)), http: hc}, nil
+}
+
+// GetZone reads a zone (GET /servers/{id}/zones/{zone}) and decodes its
+// RRsets. A non-2xx answer is a *pdnserrors.APIError with every problem
+// PowerDNS reported; a transport failure is returned as the HTTP client
+// gave it.
+func (c *Client) GetZone(ctx context.Context, zone string) (zonejson.Zone, error) {
+	u, err := url.Parse(c.BaseURL)
+	if err != nil {
+		return zonejson.Zone{}, err
+	}
+	u = u.JoinPath("api", "v1", "servers", c.VHost, "zones", strings.TrimSuffix(zone, ".")+".")
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return zonejson.Zone{}, err
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return zonejson.Zone{}, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return zonejson.Zone{}, fmt.Errorf("read zone %s: %w", zone, err)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return zonejson.Zone{}, pdnserrors.Parse(resp.StatusCode, body)
+	}
+	z, err := zonejson.Decode(body)
+	if err != nil {
+		return zonejson.Zone{}, fmt.Errorf("decode zone %s: %w", zone, err)
+	}
+	return z, nil
 }
 
 // parseServerURL checks a server URL. Its errors never hold apiKey, in case

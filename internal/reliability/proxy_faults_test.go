@@ -84,7 +84,10 @@ func proxyCases() []proxyCase {
 		zoneGet(proxyCase{name: "zone GET answers 503 (HTML)", rules: []faultproxy.Rule{zoneGetRule(faultproxy.Status(503, "text/html", []byte(html503)))},
 			err: errRetryable, is: pdnserrors.IsServerError, attempts: attempts}),
 		zoneGet(proxyCase{name: "zone GET answers 502 (nginx) once", rules: []faultproxy.Rule{{Method: get, Path: faultproxy.ZonePath, Times: 1, Fault: faultproxy.Status(502, "text/html", []byte(nginx502))}},
-			err: errNone, attempts: 2, zone: zoneConverged}),
+			// The Sync writes: having taken the zone lock, it reads the zone
+			// once more when another writer (here, the one that wrote the
+			// starting state) wrote within a lock TTL of its first read.
+			err: errNone, attempts: 2, slack: 1, zone: zoneConverged}),
 		zoneGet(proxyCase{name: "zone GET: 503 until the retry time bound (WithMaxAttempts(0), WithMaxElapsedTime(300ms))",
 			rules: []faultproxy.Rule{zoneGetRule(faultproxy.Status(503, "", nil))},
 			opts:  []reconcile.Option{reconcile.WithRetry(backoff.WithMaxAttempts(0), backoff.WithMaxElapsedTime(300*time.Millisecond), backoff.WithMaxInterval(50*time.Millisecond))},
@@ -118,8 +121,10 @@ func proxyCases() []proxyCase {
 			stores: true, err: errNone, zone: zoneNothingLost},
 		{name: "server description answers 503 (store detection)", rules: []faultproxy.Rule{{Method: get, Path: faultproxy.ServerPath, Fault: faultproxy.Status(503, "", nil)}},
 			method: get, path: faultproxy.ServerPath, err: errRetryable, attempts: attempts},
-		{name: "zone lock write answers 503", rules: []faultproxy.Rule{{Method: http.MethodPut, Path: faultproxy.MetadataPath, Fault: faultproxy.Status(503, "", nil)}},
-			method: http.MethodPut, path: faultproxy.MetadataPath, stores: true, err: errRetryable, attempts: 2 * attempts},
+		// The lock is taken by creating a metadata kind (POST); a lock never
+		// taken is not released, so only the attempts to take it count.
+		{name: "zone lock write answers 503", rules: []faultproxy.Rule{{Method: http.MethodPost, Path: faultproxy.MetadataPath, Fault: faultproxy.Status(503, "", nil)}},
+			method: http.MethodPost, path: faultproxy.MetadataPath, stores: true, err: errRetryable, attempts: attempts},
 		patchC(proxyCase{name: "PATCH answers 503", rules: []faultproxy.Rule{patchRule(faultproxy.Status(503, "text/html", []byte(html503)))},
 			stores: true, err: errRetryable, is: pdnserrors.IsServerError, attempts: attempts}),
 		patchC(proxyCase{name: "PATCH answers 503 once", rules: []faultproxy.Rule{{Method: patch, Path: faultproxy.ZonePath, Times: 1, Fault: faultproxy.Status(503, "", nil)}},

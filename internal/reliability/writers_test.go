@@ -2,8 +2,10 @@ package reliability_test
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -98,11 +100,19 @@ func writersRace(t *testing.T, srv *pdnstest.Server, store reconcile.OwnershipSt
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for range 10 {
+			// Ten Syncs that got to write. A Sync postponed because the other
+			// writer held the zone is tried again after a short, random
+			// wait, as a controller does with RequeueAfter (only shorter).
+			for done, tries := 0, 0; done < 10 && tries < 200; tries++ {
 				res, err := w.Sync(ctx, zone, wants[i])
 				if !assert.NoError(t, err) {
 					return
 				}
+				if len(res.Postponed) > 0 {
+					time.Sleep(time.Duration(5+rand.IntN(20)) * time.Millisecond)
+					continue
+				}
+				done++
 				mu.Lock()
 				applied[i] += len(res.Applied)
 				mu.Unlock()

@@ -1,0 +1,219 @@
+package zonejson
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// mirror is what encoding/json decodes the same fields into: the reference
+// the decoder is held to.
+type mirror struct {
+	Name   string `json:"name"`
+	RRsets []struct {
+		Name    string `json:"name"`
+		Type    string `json:"type"`
+		TTL     uint32 `json:"ttl"`
+		Records []struct {
+			Content  string `json:"content"`
+			Disabled bool   `json:"disabled"`
+		} `json:"records"`
+		Comments []struct {
+			Content    string `json:"content"`
+			Account    string `json:"account"`
+			ModifiedAt uint64 `json:"modified_at"`
+		} `json:"comments"`
+	} `json:"rrsets"`
+}
+
+func (m mirror) zone() Zone {
+	z := Zone{Name: m.Name}
+	for _, rr := range m.RRsets {
+		out := RRset{Name: rr.Name, Type: rr.Type, TTL: rr.TTL}
+		for _, r := range rr.Records {
+			out.Records = append(out.Records, Record{Content: r.Content, Disabled: r.Disabled})
+		}
+		for _, c := range rr.Comments {
+			out.Comments = append(out.Comments, Comment{Content: c.Content, Account: c.Account, ModifiedAt: c.ModifiedAt})
+		}
+		z.RRsets = append(z.RRsets, out)
+	}
+	return z
+}
+
+// normal makes empty slices nil, which encoding/json and Decode may leave
+// either way without meaning anything different.
+func normal(z Zone) Zone {
+	if len(z.RRsets) == 0 {
+		z.RRsets = nil
+	}
+	for i := range z.RRsets {
+		if len(z.RRsets[i].Records) == 0 {
+			z.RRsets[i].Records = nil
+		}
+		if len(z.RRsets[i].Comments) == 0 {
+			z.RRsets[i].Comments = nil
+		}
+	}
+	return z
+}
+
+// sameAsEncodingJSON decodes data both ways: both must fail, or both
+// succeed with the same fields.
+func sameAsEncodingJSON(t *testing.T, data []byte) {
+	t.Helper()
+	var m mirror
+	wantErr := json.Unmarshal(data, &m)
+	got, err := Decode(data)
+	if wantErr != nil {
+		require.Error(t, err, "encoding/json refuses %q: %v", data, wantErr)
+		return
+	}
+	require.NoError(t, err, "encoding/json accepts %q", data)
+	require.Equal(t, normal(m.zone()), normal(got), "%q", data)
+}
+
+func TestDecodeLikeEncodingJSON(t *testing.T) {
+	cases := map[string]string{
+		"zone": `{"account": "", "api_rectify": false, "dnssec": false, "id": "example.com.", "kind": "Native",
+			"masters": [], "name": "example.com.", "rrsets": [
+			{"comments": [{"account": "pdnskit/reconcile", "content": "managed-by=external-dns", "modified_at": 1796027265}],
+			 "name": "www.example.com.", "records": [{"content": "192.0.2.1", "disabled": false, "modified_at": 1}], "ttl": 300, "type": "A"},
+			{"comments": [], "name": "example.com.", "records": [{"content": "a.misconfigured.dns.server.invalid. hostmaster.example.com. 1 10800 3600 604800 3600", "disabled": true}], "ttl": 3600, "type": "SOA"}
+			], "serial": 2026113001, "soa_edit": "", "url": "/api/v1/servers/localhost/zones/example.com."}`,
+		"null":                     `null`,
+		"null with space":          " \n null \t",
+		"empty object":             `{}`,
+		"empty rrsets":             `{"rrsets": []}`,
+		"null rrsets":              `{"rrsets": null}`,
+		"null fields":              `{"name": null, "rrsets": [{"name": null, "type": null, "ttl": null, "records": null, "comments": null}]}`,
+		"null elements":            `{"rrsets": [null, {"records": [null], "comments": [null]}]}`,
+		"escapes":                  `{"rrsets": [{"name": "a\"b\\c\/d\b\f\n\r\t\u00e9\u2028\ud83d\ude00", "records": [{"content": "\"v=spf1 -all\""}]}]}`,
+		"lone surrogates":          `{"name": "\ud800x\udc00\ud800\u0041\ud83d"}`,
+		"invalid utf-8":            "{\"name\": \"a\xffb\xc3\"}",
+		"raw utf-8":                `{"name": "bücher.example.", "rrsets": [{"records": [{"content": "\"日本語\""}]}]}`,
+		"keys in any case":         `{"NAME": "x.", "RRSETS": [{"Name": "a.", "TTL": 5, "Records": [{"CONTENT": "c", "Disabled": true}]}]}`,
+		"duplicate keys":           `{"name": "a.", "name": "b.", "rrsets": [{"ttl": 1}], "rrsets": [{"ttl": 2}, {"ttl": 3}]}`,
+		"unknown values skipped":   `{"x": {"y": [1, -2.5e+3, true, false, null, "s", {"z": []}]}, "rrsets": [{"extra": [[[]]], "ttl": 0}]}`,
+		"ttl max":                  `{"rrsets": [{"ttl": 4294967295}]}`,
+		"ttl too large":            `{"rrsets": [{"ttl": 4294967296}]}`,
+		"ttl negative":             `{"rrsets": [{"ttl": -1}]}`,
+		"ttl fraction":             `{"rrsets": [{"ttl": 1.0}]}`,
+		"ttl exponent":             `{"rrsets": [{"ttl": 1e2}]}`,
+		"ttl string":               `{"rrsets": [{"ttl": "300"}]}`,
+		"content number":           `{"rrsets": [{"records": [{"content": 1}]}]}`,
+		"disabled string":          `{"rrsets": [{"records": [{"disabled": "true"}]}]}`,
+		"records object":           `{"rrsets": [{"records": {}}]}`,
+		"top-level array":          `[]`,
+		"top-level string":         `"zone"`,
+		"trailing data":            `{} {}`,
+		"trailing comma":           `{"rrsets": [1,]}`,
+		"leading zero":             `{"x": 01}`,
+		"bad escape":               `{"name": "\x"}`,
+		"bad unicode escape":       `{"name": "\u12"}`,
+		"control character":        "{\"name\": \"a\tb\"}",
+		"unterminated string":      `{"name": "abc`,
+		"unterminated object":      `{"name": "abc"`,
+		"missing colon":            `{"name" "abc"}`,
+		"bare word":                `{"name": nope}`,
+		"empty":                    ``,
+		"modified_at large":        `{"rrsets": [{"comments": [{"modified_at": 18446744073709551615}]}]}`,
+		"modified_at too large":    `{"rrsets": [{"comments": [{"modified_at": 18446744073709551616}]}]}`,
+		"type error then syntax":   `{"name": 1, "rrsets": [}`,
+		"nested wrong kinds":       `{"rrsets": [{"records": [{"content": [1, 2]}], "ttl": {}}]}`,
+		"deeply nested skipped":    `{"x": ` + strings.Repeat("[", 500) + strings.Repeat("]", 500) + `}`,
+		"whitespace everywhere":    " { \"rrsets\" : [ { \"ttl\" : 7 } ] } ",
+		"number forms skipped":     `{"x": [0, -0, 0.5, 1E9, 1e-9, -12.34e+5]}`,
+		"malformed numbers":        `{"x": 1.}`,
+		"malformed exponent":       `{"x": 1e}`,
+		"minus alone":              `{"x": -}`,
+		"unicode key case folding": "{\"nam\u212a\": \"x\"}",
+	}
+	for name, data := range cases {
+		t.Run(name, func(t *testing.T) { sameAsEncodingJSON(t, []byte(data)) })
+	}
+}
+
+func TestDecodeErrors(t *testing.T) {
+	_, err := Decode([]byte(`{"rrsets": [{"ttl": "300"}]}`))
+	var te *TypeError
+	require.ErrorAs(t, err, &te)
+	assert.Equal(t, "rrset ttl", te.Field)
+
+	_, err = Decode([]byte(`{"rrsets": [`))
+	var se *SyntaxError
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, 12, se.Offset)
+	assert.Contains(t, se.Error(), "offset 12")
+	assert.ErrorIs(t, err, io.ErrUnexpectedEOF, "JSON cut short reads as an answer cut short")
+
+	_, err = Decode([]byte(`{"rrsets": ]}`))
+	require.ErrorAs(t, err, &se)
+	assert.NotErrorIs(t, err, io.ErrUnexpectedEOF, "malformed JSON is not cut short")
+}
+
+func TestDecodeLargeZone(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"name": "big.example.", "rrsets": [`)
+	for i := range 5000 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"name": "h%d.big.example.", "type": "A", "ttl": %d, "records": [{"content": "192.0.2.%d", "disabled": false}], "comments": [{"content": "managed-by=w", "account": "pdnskit/reconcile", "modified_at": 1}]}`, i, i, i%250)
+	}
+	b.WriteString(`]}`)
+	sameAsEncodingJSON(t, []byte(b.String()))
+	z, err := Decode([]byte(b.String()))
+	require.NoError(t, err)
+	assert.Len(t, z.RRsets, 5000)
+	assert.Equal(t, "h4999.big.example.", z.RRsets[4999].Name)
+}
+
+func FuzzDecode(f *testing.F) {
+	f.Add([]byte(`{"name": "example.com.", "rrsets": [{"name": "www.example.com.", "type": "A", "ttl": 300, "records": [{"content": "192.0.2.1", "disabled": false}], "comments": [{"content": "c", "account": "a", "modified_at": 5}]}]}`))
+	f.Add([]byte(`{"rrsets": [{"records": [{"content": "\"a\\\"b\" \"\u00e9\"", "disabled": true}]}]}`))
+	f.Add([]byte(`null`))
+	f.Add([]byte(`{"NAME": "\ud800", "Rrsets": null, "x": [1, {"y": -0.5e3}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sameAsEncodingJSON(t, data)
+	})
+}
+
+func BenchmarkDecode(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		var sb strings.Builder
+		sb.WriteString(`{"name": "big.example.", "rrsets": [`)
+		for i := range n {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			fmt.Fprintf(&sb, `{"comments": [{"account": "pdnskit/reconcile", "content": "managed-by=bench", "modified_at": 1796027265}], "name": "host-%d.big.example.", "records": [{"content": "192.0.2.%d", "disabled": false, "modified_at": 1796027265}], "ttl": 300, "type": "A"}`, i, i%250)
+		}
+		sb.WriteString(`]}`)
+		data := []byte(sb.String())
+		b.Run(fmt.Sprintf("zonejson/%d", n), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Decode(data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("encoding-json/%d", n), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				var m mirror
+				if err := json.Unmarshal(data, &m); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
