@@ -28,9 +28,22 @@ const gateIdle = 24 * time.Hour
 //     the writer's RRsets in the zone, none is deleted unless forced.
 //
 // It records one observation per RRset in the gate: call it once per Sync.
-func (r *Reconciler) holdDeletes(zone string, want, live *rrset.Set, sc syncConfig) []Deferral {
+// A dry run (Plan) records nothing: a delete then passes only where the gate
+// has opened already, or opens on a first observation.
+func (r *Reconciler) holdDeletes(zone string, want, live *rrset.Set, sc syncConfig, dry bool) []Deferral {
 	writer := r.cfg.managedBy
-	r.gate.ForgetIdle(gateIdle)
+	// No streak anywhere (the steady state): nothing to forget for the
+	// RRsets still wanted, and no key to build for them.
+	streaks := !dry && r.gate.Len() > 0
+	if !dry {
+		r.gate.ForgetIdle(gateIdle)
+	}
+	observe := func(key string) bool {
+		if dry {
+			return r.cfg.deleteChecks <= 1 && r.cfg.deleteSpan == 0 || r.gate.Sustained(key)
+		}
+		return r.gate.Observe(key, true)
+	}
 	owned := 0
 	var held []Deferral
 	var passing []rrset.RRset
@@ -39,15 +52,16 @@ func (r *Reconciler) holdDeletes(zone string, want, live *rrset.Set, sc syncConf
 			continue
 		}
 		owned++
-		key := gateKey(zone, rr.Key())
 		if _, ok := want.Get(rr.Key()); ok {
-			r.gate.Forget(key)
+			if streaks {
+				r.gate.Forget(gateKey(zone, rr.Key()))
+			}
 			continue
 		}
 		switch {
 		case r.cfg.upsertOnly:
 			held = append(held, Deferral{RRset: rr, Reason: DeferUpsertOnly})
-		case !r.gate.Observe(key, true):
+		case !observe(gateKey(zone, rr.Key())):
 			held = append(held, Deferral{RRset: rr, Reason: DeferGate})
 		default:
 			passing = append(passing, rr)
@@ -61,8 +75,10 @@ func (r *Reconciler) holdDeletes(zone string, want, live *rrset.Set, sc syncConf
 		passing = nil
 	}
 	for _, rr := range passing {
-		// The delete goes ahead: a later absence starts a new streak.
-		r.gate.Forget(gateKey(zone, rr.Key()))
+		if !dry {
+			// The delete goes ahead: a later absence starts a new streak.
+			r.gate.Forget(gateKey(zone, rr.Key()))
+		}
 	}
 	slices.SortFunc(held, func(a, b Deferral) int {
 		return cmp.Or(cmp.Compare(a.RRset.Name, b.RRset.Name), cmp.Compare(a.RRset.Type, b.RRset.Type))

@@ -59,10 +59,10 @@ func (r *Reconciler) remember(zone string, u unit, problems []pdnserrors.Problem
 }
 
 // skipRemembered removes from plan the changes PowerDNS refused before and
-// that nothing has changed since, reporting them as remembered refusals. It
-// forgets memos that no longer match a planned change, so the memory holds
-// only refusals still current.
-func (r *Reconciler) skipRemembered(zone string, plan rrset.Plan, live *rrset.Set, res *Result) rrset.Plan {
+// that nothing has changed since, reporting them as remembered refusals.
+// Unless dry, it forgets memos that no longer match a planned change, so the
+// memory holds only refusals still current.
+func (r *Reconciler) skipRemembered(zone string, plan rrset.Plan, live *rrset.Set, res *Result, dry bool) rrset.Plan {
 	r.memoMu.Lock()
 	defer r.memoMu.Unlock()
 	old := r.refusals[zone]
@@ -81,9 +81,11 @@ func (r *Reconciler) skipRemembered(zone string, plan rrset.Plan, live *rrset.Se
 		}
 		out.Changes = append(out.Changes, c)
 	}
-	if len(kept) == 0 {
+	switch {
+	case dry:
+	case len(kept) == 0:
 		delete(r.refusals, zone)
-	} else {
+	default:
 		r.refusals[zone] = kept
 	}
 	return out

@@ -30,6 +30,8 @@ type syncRun struct {
 	lockSeq uint64
 	locked  bool
 	wrote   bool
+	// dry is true for Plan: nothing is written or remembered.
+	dry bool
 }
 
 // call makes one API call through go-powerdns, retrying transient failures
@@ -98,28 +100,24 @@ func (r *Reconciler) Sync(ctx context.Context, zone string, desired []rrset.RRse
 
 func (s *syncRun) run(ctx context.Context, desired []rrset.RRset, sc syncConfig) (err error) {
 	r := s.r
-	want, err := desiredSet(s.zone, r.cfg.managedBy, desired)
+	// Canonicalising the desired RRsets needs no answer from PowerDNS: do
+	// it while the zone is read. Bad input is still an error before
+	// anything is written.
+	wanted := make(chan desiredResult, 1)
+	go func() {
+		set, err := desiredSet(s.zone, r.cfg.managedBy, desired)
+		wanted <- desiredResult{set, err}
+	}()
+	live, store, readAt, err := s.readAll(ctx)
+	w := <-wanted
+	if w.err != nil {
+		return w.err
+	}
 	if err != nil {
 		return err
 	}
-	store, err := r.ownershipStore(ctx, s)
-	if err != nil {
-		return fmt.Errorf("sync %s: detect ownership store: %w", s.zone, err)
-	}
-	// With the metadata store, ownership is in the metadata: read it first.
-	// With comments, a Sync that finds nothing to write reads the zone alone.
-	var md []powerdns.Metadata
-	if store == OwnershipMetadata {
-		if md, err = s.listMetadata(ctx); err != nil {
-			return fmt.Errorf("sync %s: %w", s.zone, err)
-		}
-	}
-	readAt := r.cfg.clock.Now()
-	live, err := s.read(ctx, md)
-	if err != nil {
-		return fmt.Errorf("sync %s: %w", s.zone, err)
-	}
-	held := r.holdDeletes(s.zone, want, live.set, sc)
+	want := w.set
+	held := r.holdDeletes(s.zone, want, live.set, sc, false)
 	plan := s.plan(want, held, live)
 	if len(plan.Changes) == 0 && !s.claimsUnsettled(live, store) {
 		return nil
@@ -161,6 +159,41 @@ func (s *syncRun) run(ctx context.Context, desired []rrset.RRset, sc syncConfig)
 	return nil
 }
 
+type desiredResult struct {
+	set *rrset.Set
+	err error
+}
+
+// readAll learns the server's ownership store (once per Reconciler) and
+// reads the zone: with the metadata store, its metadata first, where the
+// ownership is; with comments, the zone alone. readAt is when the read
+// began, for the zone lock.
+func (s *syncRun) readAll(ctx context.Context) (live *liveZone, store OwnershipStore, readAt time.Time, err error) {
+	store, err = s.r.ownershipStore(ctx, s)
+	if err != nil {
+		return nil, store, readAt, fmt.Errorf("%s %s: detect ownership store: %w", s.verb(), s.zone, err)
+	}
+	var md []powerdns.Metadata
+	if store == OwnershipMetadata {
+		if md, err = s.listMetadata(ctx); err != nil {
+			return nil, store, readAt, fmt.Errorf("%s %s: %w", s.verb(), s.zone, err)
+		}
+	}
+	readAt = s.r.cfg.clock.Now()
+	if live, err = s.read(ctx, md); err != nil {
+		return nil, store, readAt, fmt.Errorf("%s %s: %w", s.verb(), s.zone, err)
+	}
+	return live, store, readAt, nil
+}
+
+// verb names what the run is, for error messages.
+func (s *syncRun) verb() string {
+	if s.dry {
+		return "plan"
+	}
+	return "sync"
+}
+
 // plan checks the desired Set, with the held-back deletes kept in it,
 // against the live zone, and returns what may be sent: what conflict.Check
 // allows, without the changes PowerDNS refused before and nothing has
@@ -183,7 +216,7 @@ func (s *syncRun) plan(want *rrset.Set, held []Deferral, live *liveZone) rrset.P
 	)
 	s.res.Blocked = checked.Conflicts
 	s.res.Deferred = withoutTakenOver(held, checked.Plan)
-	return r.skipRemembered(s.zone, checked.Plan, live.set, &s.res)
+	return r.skipRemembered(s.zone, checked.Plan, live.set, &s.res, s.dry)
 }
 
 // releaseBound bounds freeing the zone lock after the caller gave up.

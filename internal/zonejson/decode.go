@@ -101,7 +101,9 @@ func Decode(data []byte) (Zone, error) {
 		case keyIs(key, "name"):
 			return d.stringInto(&z.Name, "zone name")
 		case keyIs(key, "rrsets"):
-			z.RRsets = z.RRsets[:0:0]
+			// A served RRset takes some 200 bytes: size the slice once
+			// rather than grow it a dozen times on a large zone.
+			z.RRsets = make([]RRset, 0, len(d.data)/256)
 			return d.array("rrsets", func() error {
 				rr, err := d.rrset()
 				z.RRsets = append(z.RRsets, rr)
@@ -126,6 +128,8 @@ type decoder struct {
 	pos  int
 	// buf is reused to unescape keys, which are compared, never kept.
 	buf []byte
+	// interned holds the values internInto shares.
+	interned map[string]string
 }
 
 func (d *decoder) rrset() (RRset, error) {
@@ -135,7 +139,7 @@ func (d *decoder) rrset() (RRset, error) {
 		case keyIs(key, "name"):
 			return d.stringInto(&rr.Name, "rrset name")
 		case keyIs(key, "type"):
-			return d.stringInto(&rr.Type, "rrset type")
+			return d.internInto(&rr.Type, "rrset type")
 		case keyIs(key, "ttl"):
 			return d.uintInto(func(v uint64) { rr.TTL = uint32(v) }, 32, "rrset ttl")
 		case keyIs(key, "records"):
@@ -162,9 +166,9 @@ func (d *decoder) rrset() (RRset, error) {
 				err := d.object("comment", func(key []byte) error {
 					switch {
 					case keyIs(key, "content"):
-						return d.stringInto(&c.Content, "comment content")
+						return d.internInto(&c.Content, "comment content")
 					case keyIs(key, "account"):
-						return d.stringInto(&c.Account, "comment account")
+						return d.internInto(&c.Account, "comment account")
 					case keyIs(key, "modified_at"):
 						return d.uintInto(func(v uint64) { c.ModifiedAt = v }, 64, "comment modified_at")
 					default:
@@ -345,6 +349,47 @@ func (d *decoder) stringInto(dst *string, what string) error {
 	return nil
 }
 
+// internInto is stringInto for values that repeat across a zone (types,
+// comment accounts and contents): each distinct short value is allocated
+// once.
+func (d *decoder) internInto(dst *string, what string) error {
+	d.ws()
+	switch {
+	case d.literal("null"):
+		return nil
+	case d.peek() != '"':
+		return d.wrongKind(what)
+	}
+	b, err := d.str(false)
+	if err != nil {
+		return err
+	}
+	if len(b) > maxInterned {
+		*dst = string(b)
+		return nil
+	}
+	if v, ok := d.interned[string(b)]; ok {
+		*dst = v
+		return nil
+	}
+	v := string(b)
+	if d.interned == nil {
+		d.interned = make(map[string]string)
+	}
+	if len(d.interned) < maxInternedValues {
+		d.interned[v] = v
+	}
+	*dst = v
+	return nil
+}
+
+// Interning bounds: short values only, and not too many of them, so that a
+// zone of unique comments costs no more than without interning.
+const (
+	maxInterned       = 64
+	maxInternedValues = 256
+)
+
 func (d *decoder) boolInto(dst *bool, what string) error {
 	d.ws()
 	switch {
@@ -500,27 +545,28 @@ func (d *decoder) skip(depth int) error {
 func (d *decoder) str(scratch bool) ([]byte, error) {
 	d.pos++ // the opening quote
 	start := d.pos
-	// Fast path: no escape, ASCII or valid UTF-8, no control character.
-	for d.pos < len(d.data) {
-		c := d.data[d.pos]
-		switch {
-		case c == '"':
-			s := d.data[start:d.pos]
-			d.pos++
-			return s, nil
-		case c == '\\' || c < 0x20:
+	// Fast path: up to the next quote, no escape, no control character,
+	// valid UTF-8. bytes.IndexByte is vectorised; most strings of a zone
+	// are plain ASCII names and contents.
+	end := bytes.IndexByte(d.data[start:], '"')
+	if end < 0 {
+		return d.slowStr(start, scratch)
+	}
+	seg := d.data[start : start+end]
+	ascii := true
+	for _, c := range seg {
+		if c < 0x20 || c == '\\' {
 			return d.slowStr(start, scratch)
-		case c < utf8.RuneSelf:
-			d.pos++
-		default:
-			r, size := utf8.DecodeRune(d.data[d.pos:])
-			if r == utf8.RuneError && size == 1 {
-				return d.slowStr(start, scratch)
-			}
-			d.pos += size
+		}
+		if c >= utf8.RuneSelf {
+			ascii = false
 		}
 	}
-	return nil, d.syntax("unterminated string")
+	if !ascii && !utf8.Valid(seg) {
+		return d.slowStr(start, scratch)
+	}
+	d.pos = start + end + 1
+	return seg, nil
 }
 
 func (d *decoder) slowStr(start int, scratch bool) ([]byte, error) {
