@@ -31,8 +31,11 @@ func perRequest(c Cell) string {
 	return strings.Join(parts, ", ")
 }
 
+// metadataEndpoints are the requests of the zone write lock.
+var metadataEndpoints = []string{"GET metadata", "POST metadata", "DELETE metadata", "PUT metadata"}
+
 func endpointRank(e string) int {
-	for i, x := range []string{"GET zone", "PATCH zone", "GET metadata", "PUT metadata"} {
+	for i, x := range []string{"GET zone", "PATCH zone", "GET metadata", "POST metadata", "DELETE metadata", "PUT metadata"} {
 		if e == x {
 			return i
 		}

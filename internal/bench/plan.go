@@ -16,11 +16,13 @@ type Plan struct {
 	Fast []WriterID
 	// Slow says where the writers that make a request per RRset run.
 	Slow []SlowRun
-	// Runs are the timed runs per cell. Warmup is the number of untimed
-	// runs of each fast writer before the first scenario at each size on
-	// each server; a slow writer's run is hundreds or thousands of
-	// requests, the first of which warm the server anyway.
-	Runs, Warmup int
+	// Runs are the timed runs per cell of a fast writer, SlowRuns those of
+	// a slow one, whose run is hundreds or thousands of requests: fewer of
+	// them keep the benchmark within minutes. Warmup is the number of
+	// untimed runs of each fast writer before the first scenario at each
+	// size on each server; a slow writer's first requests warm the server
+	// anyway.
+	Runs, SlowRuns, Warmup int
 	// MaxBodyMB is the servers' webserver-max-bodysize, in MB; the
 	// reconciler is told the same limit.
 	MaxBodyMB int
@@ -108,6 +110,14 @@ func (r SlowRun) runsOn(version string, last bool) bool {
 	default:
 		return strings.HasPrefix(version, r.On)
 	}
+}
+
+// runs is the number of timed runs of writer w in a cell.
+func (p Plan) runs(w WriterID) int {
+	if w.Slow() {
+		return p.SlowRuns
+	}
+	return p.Runs
 }
 
 // warmups is the number of untimed runs of writer w in scenario s.

@@ -147,8 +147,8 @@ func (r *report) method() {
 		"- **(a) Reconciler.Sync**: `reconcile.New(url, WithAPIKey, WithManagedBy(\"" + ManagedBy + "\"), WithHTTPClient, WithDeletionGate(1, 0), WithDeleteGuard(1, 0), WithMaxPatchBytes)`, " +
 		"one long-lived Reconciler per server (as in a controller), which has learnt the server's ownership store before anything is timed. " +
 		"The timed call is `Sync(ctx, zone, desired)` with the desired RRsets as a controller hands them over (names relative to the zone): " +
-		"it canonicalises them, reads the zone (and its metadata, for the zone write lock), diffs, checks, and sends its PATCH " +
-		"between taking and releasing the lock.\n" +
+		"it canonicalises them, reads the zone, diffs, checks, and, when there is something to write, takes the zone write lock (zone metadata), sends its PATCH " +
+		"and releases the lock.\n" +
 		"- **(b) one PATCH per RRset**: a per-object controller. For each object it reconciles, one filtered GET of its RRset " +
 		"(`?rrset_name=…&rrset_type=…`, go-powerdns `Records.Get`) to see whether it is already right and whose it is, then, when it is not, " +
 		"one PATCH of that RRset alone (`Records.Patch`, or `Records.Delete` for a deleted object), objects one after another " +
@@ -164,7 +164,8 @@ func (r *report) method() {
 	for _, s := range plan.Slow {
 		slow = append(slow, "`"+s.String()+"`")
 	}
-	r.p(fmt.Sprintf("**Runs.** Every cell is %d timed runs. (a) and (c) run in every scenario at every size on every server; each of them also "+
+	r.p(fmt.Sprintf("**Runs.** Every cell of (a) and (c) is %d timed runs, every cell of a per-RRset writer %d. "+
+		"(a) and (c) run in every scenario at every size on every server; each of them also "+
 		"makes %d untimed warm-up run(s) before the first scenario of each size on each server. "+
 		"The per-RRset writers run only where the plan says (writer:size:servers:scenarios, \"newest\" being the last configured server): %s; "+
 		"they make no warm-up runs (their first requests warm the server). Writers take turns within each round, in a rotating order. "+
@@ -173,7 +174,7 @@ func (r *report) method() {
 		"the desired RRsets with their ownership comments, or the benchmark fails; every run must get the same answers (every request's status, "+
 		"and for (a) a Result with every change applied and nothing blocked, refused or deferred). Only the writer's call is timed. "+
 		"A garbage collection runs before each timed run.",
-		plan.Runs, plan.Warmup, strings.Join(slow, ", ")))
+		plan.Runs, plan.SlowRuns, plan.Warmup, strings.Join(slow, ", ")))
 	r.p("**Columns.** *median (min–max)* wall time of a sync; *client CPU*: the median CPU time (user + system) the benchmark process used during the run, " +
 		"i.e. the writer's own code (encoding, decoding, canonicalising, diffing), as opposed to waiting for PowerDNS; " +
 		"*requests per sync* by method; *mean time per request* by endpoint (zone or zone metadata), the median over the runs, " +
@@ -259,7 +260,7 @@ func (r *report) breakdown(version string) {
 			}
 			rows = append(rows, []string{groupDigits(n), sc.Title(),
 				fmtDuration(a.Stats().Median), medianTime(a, "GET zone"), medianTime(a, "PATCH zone"),
-				medianTime(a, "GET metadata", "PUT metadata"), medianRest(a), fmtDuration(medianCPU(a)),
+				medianTime(a, metadataEndpoints...), medianRest(a), fmtDuration(medianCPU(a)),
 				fmtDuration(c.Stats().Median), medianTime(c, "GET zone"), medianTime(c, "PATCH zone")})
 		}
 	}
@@ -267,8 +268,8 @@ func (r *report) breakdown(version string) {
 		return
 	}
 	r.p("Where the time of (a) goes, next to (c)'s (medians over the runs, so the parts need not add up to the whole). " +
-		"A GET lasts until its answer is read to the end, which for (a) includes decoding it as it is read; " +
-		"*metadata* is the zone write lock's requests (GET and PUT of zone metadata); *rest* is the sync's time outside any request: " +
+		"A GET lasts until its answer is read to the end (decoding it comes after, in *rest*); " +
+		"*metadata* is the zone write lock's requests (POST, GET and DELETE of zone metadata); *rest* is the sync's time outside any request: " +
 		"the client's own work before, between and after them.")
 	r.table([]string{"RRsets", "scenario", "(a)", "(a) GET zone", "(a) PATCH", "(a) metadata", "(a) rest", "(a) client CPU", "(c)", "(c) GET zone", "(c) PATCH"}, rows)
 }

@@ -126,24 +126,25 @@ func runCase(ctx context.Context, plan Plan, c Case, ws []Writer, start []byte, 
 	rounds := 0
 	for i, w := range ws {
 		cells[i] = Cell{N: c.N, Scenario: c.Scenario, Writer: w.ID(), Warmups: plan.warmups(w.ID(), c.Scenario)}
-		rounds = max(rounds, cells[i].Warmups+plan.Runs)
+		rounds = max(rounds, cells[i].Warmups+plan.runs(w.ID()))
 	}
 	began := time.Now()
 	for round := range rounds {
 		for k := range ws {
 			i := (k + round) % len(ws)
 			w, cell := ws[i], &cells[i]
-			if round < rounds-plan.Runs-cell.Warmups {
-				continue // this writer has fewer warm-up runs than another
+			runs := plan.runs(w.ID())
+			if round < rounds-runs-cell.Warmups {
+				continue // this writer has fewer runs than another
 			}
 			// The first run of each writer is checked; the others must
 			// answer as it did (status codes, Sync's Result).
-			first := round == rounds-plan.Runs-cell.Warmups
+			first := round == rounds-runs-cell.Warmups
 			sample, err := runOnce(ctx, c, w, start, admin, owner, first)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", w.ID(), err)
 			}
-			if round >= rounds-plan.Runs {
+			if round >= rounds-runs {
 				cell.Samples = append(cell.Samples, sample)
 			}
 		}

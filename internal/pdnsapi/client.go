@@ -118,7 +118,7 @@ func (c *Client) GetZone(ctx context.Context, zone string) (zonejson.Zone, error
 		return zonejson.Zone{}, err
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
+	body, err := readBody(resp)
 	if err != nil {
 		return zonejson.Zone{}, fmt.Errorf("read zone %s: %w", zone, err)
 	}
@@ -130,6 +130,35 @@ func (c *Client) GetZone(ctx context.Context, zone string) (zonejson.Zone, error
 		return zonejson.Zone{}, fmt.Errorf("decode zone %s: %w", zone, err)
 	}
 	return z, nil
+}
+
+// readBody reads an answer to its end, into one buffer of its announced
+// length when it announces one: a zone of 10,000 RRsets is megabytes, which
+// io.ReadAll would copy a dozen times as it grows. The length is trusted
+// only up to a cap and only as a size: a body shorter than announced is an
+// error (io.ErrUnexpectedEOF), a longer one is read on, and the body stays
+// bounded by the transport.
+func readBody(resp *http.Response) ([]byte, error) {
+	const maxHint = 64 << 20
+	n := resp.ContentLength
+	if n <= 0 || n > maxHint {
+		return io.ReadAll(resp.Body)
+	}
+	// One byte more than announced, so that the read meets the end of
+	// the body (and frees the connection) before the caller decodes.
+	buf := make([]byte, n+1)
+	got, err := io.ReadFull(resp.Body, buf)
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF) && int64(got) == n:
+		return buf[:n], nil
+	case err != nil:
+		if errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF // an empty body where n bytes were announced
+		}
+		return nil, err
+	}
+	rest, err := io.ReadAll(resp.Body)
+	return append(buf, rest...), err
 }
 
 // parseServerURL checks a server URL. Its errors never hold apiKey, in case

@@ -45,7 +45,8 @@ func run() error {
 		scenarios  = flag.String("scenarios", "initial,changed,noop,deleted", "scenarios to run, comma-separated")
 		fast       = flag.String("fast", "a,c", "writers that run in every scenario at every size: a (Reconciler.Sync), c (floor)")
 		slow       = flag.String("slow", defaultSlow, "where the per-RRset writers b (GET + PATCH per RRset) and bw (PATCH per RRset, no GET) run: space-separated writer:size:servers:scenario+…, servers being all, newest or a version prefix")
-		runs       = flag.Int("runs", 5, "timed runs per cell")
+		runs       = flag.Int("runs", 15, "timed runs per cell of writers a and c")
+		slowRuns   = flag.Int("slow-runs", 5, "timed runs per cell of the per-RRset writers b and bw")
 		warmup     = flag.Int("warmup", 1, "untimed runs before the timed ones, for writers a and c")
 		maxBodyMB  = flag.Int("max-body-mb", 8, "the servers' webserver-max-bodysize in MB (PowerDNS's default is 2)")
 		versions   = flag.String("versions", "", "only the servers whose version starts with one of these, comma-separated")
@@ -58,6 +59,7 @@ func run() error {
 
 	plan := bench.Plan{
 		Runs:      *runs,
+		SlowRuns:  *slowRuns,
 		Warmup:    *warmup,
 		MaxBodyMB: *maxBodyMB,
 		Versions:  list(*versions),
@@ -75,8 +77,8 @@ func run() error {
 	if plan.Fast, err = parseWriters(*fast); err != nil {
 		return err
 	}
-	if plan.Runs < 1 {
-		return fmt.Errorf("-runs %d: want at least 1", plan.Runs)
+	if plan.Runs < 1 || plan.SlowRuns < 1 {
+		return fmt.Errorf("-runs %d, -slow-runs %d: want at least 1 of each", plan.Runs, plan.SlowRuns)
 	}
 
 	if *cpuProfile != "" {
