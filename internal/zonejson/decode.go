@@ -334,34 +334,19 @@ func (d *decoder) wrongKind(what string) error {
 }
 
 func (d *decoder) stringInto(dst *string, what string) error {
-	d.ws()
-	switch {
-	case d.literal("null"):
-		return nil
-	case d.peek() != '"':
-		return d.wrongKind(what)
+	b, ok, err := d.stringValue(what)
+	if ok {
+		*dst = string(b)
 	}
-	b, err := d.str(false)
-	if err != nil {
-		return err
-	}
-	*dst = string(b)
-	return nil
+	return err
 }
 
 // internInto is stringInto for values that repeat across a zone (types,
 // comment accounts and contents): each distinct short value is allocated
 // once.
 func (d *decoder) internInto(dst *string, what string) error {
-	d.ws()
-	switch {
-	case d.literal("null"):
-		return nil
-	case d.peek() != '"':
-		return d.wrongKind(what)
-	}
-	b, err := d.str(false)
-	if err != nil {
+	b, ok, err := d.stringValue(what)
+	if !ok {
 		return err
 	}
 	if len(b) > maxInterned {
@@ -381,6 +366,21 @@ func (d *decoder) internInto(dst *string, what string) error {
 	}
 	*dst = v
 	return nil
+}
+
+// stringValue reads a string value, unescaped; the bytes may alias the
+// input, so callers copy what they keep. ok is false for null (which leaves
+// the field as it is) and on error.
+func (d *decoder) stringValue(what string) (b []byte, ok bool, err error) {
+	d.ws()
+	switch {
+	case d.literal("null"):
+		return nil, false, nil
+	case d.peek() != '"':
+		return nil, false, d.wrongKind(what)
+	}
+	b, err = d.str(false)
+	return b, err == nil, err
 }
 
 // Interning bounds: short values only, and not too many of them, so that a
