@@ -15,6 +15,7 @@ package zonejson
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -259,26 +260,11 @@ func (d *decoder) object(what string, field func(key []byte) error) error {
 			return d.syntax("expected ':' after a key")
 		}
 		d.pos++
-		if err := field(key); err != nil {
-			var te *TypeError
-			if !errors.As(err, &te) {
-				return err
-			}
-			// encoding/json reports a value of the wrong kind only once the
-			// whole document proved well formed.
-			if typeErr == nil {
-				typeErr = err
-			}
+		if err := keepTypeError(&typeErr, field(key)); err != nil {
+			return err
 		}
-		d.ws()
-		switch d.peek() {
-		case ',':
-			d.pos++
-		case '}':
-			d.pos++
-			return typeErr
-		default:
-			return d.syntax("expected ',' or '}' in an object")
+		if done, err := d.next('}', "expected ',' or '}' in an object"); done || err != nil {
+			return cmp.Or(err, typeErr)
 		}
 	}
 }
@@ -301,25 +287,45 @@ func (d *decoder) array(what string, elem func() error) error {
 	}
 	var typeErr error
 	for {
-		if err := elem(); err != nil {
-			var te *TypeError
-			if !errors.As(err, &te) {
-				return err
-			}
-			if typeErr == nil {
-				typeErr = err
-			}
+		if err := keepTypeError(&typeErr, elem()); err != nil {
+			return err
 		}
-		d.ws()
-		switch d.peek() {
-		case ',':
-			d.pos++
-		case ']':
-			d.pos++
-			return typeErr
-		default:
-			return d.syntax("expected ',' or ']' in an array")
+		if done, err := d.next(']', "expected ',' or ']' in an array"); done || err != nil {
+			return cmp.Or(err, typeErr)
 		}
+	}
+}
+
+// keepTypeError returns err unless it is a TypeError, which it keeps in
+// *kept if it is the first: encoding/json reports a value of the wrong kind
+// only once the whole document proved well formed.
+func keepTypeError(kept *error, err error) error {
+	if err == nil {
+		return nil // before te, which escapes: no allocation per value
+	}
+	var te *TypeError
+	if !errors.As(err, &te) {
+		return err
+	}
+	if *kept == nil {
+		*kept = err
+	}
+	return nil
+}
+
+// next steps over the ',' after an element or member, or over closer,
+// which ends the array or object (done).
+func (d *decoder) next(closer byte, malformed string) (done bool, err error) {
+	d.ws()
+	switch d.peek() {
+	case ',':
+		d.pos++
+		return false, nil
+	case closer:
+		d.pos++
+		return true, nil
+	default:
+		return false, d.syntax(malformed)
 	}
 }
 
