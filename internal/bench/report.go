@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/pdnskit/reconcile/internal/machine"
 )
 
 // analysis is the hand-written reading of the profiles behind any missed
@@ -90,7 +92,7 @@ func (r *report) header() {
 }
 
 func (r *report) setup(in ReportInput, goBenchTook string) {
-	m := ThisMachine()
+	m := machine.This()
 	if r.res.Machine != nil {
 		m = *r.res.Machine
 	}

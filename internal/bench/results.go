@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"time"
+
+	"github.com/pdnskit/reconcile/internal/machine"
 )
 
 // ServerInfo is a server as it reported itself, and the machine's load
@@ -55,7 +57,7 @@ type Results struct {
 	Cells             []Cell
 	Started, Finished time.Time
 	// Machine is where they were measured.
-	Machine *Machine `json:",omitempty"`
+	Machine *machine.Machine `json:",omitempty"`
 	// Command is the command line that measured them.
 	Command string
 }

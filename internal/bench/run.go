@@ -14,6 +14,7 @@ import (
 
 	"github.com/joeig/go-powerdns/v3"
 
+	"github.com/pdnskit/reconcile/internal/machine"
 	"github.com/pdnskit/reconcile/internal/pdnstest"
 )
 
@@ -29,7 +30,7 @@ func Run(ctx context.Context, plan Plan, targets []pdnstest.Target, log io.Write
 	if len(sqlite) == 0 {
 		return nil, errors.New("no gsqlite3 server configured")
 	}
-	m := ThisMachine()
+	m := machine.This()
 	res := &Results{Plan: plan, Started: time.Now(), Machine: &m}
 	for i, t := range sqlite {
 		if err := runServer(ctx, plan, t, i == len(sqlite)-1, res, log); err != nil {
@@ -59,10 +60,10 @@ func runServer(ctx context.Context, plan Plan, t pdnstest.Target, last bool, res
 		fmt.Fprintf(log, "skip PowerDNS %s (%s): not in -versions\n", srv.Version, t)
 		return nil
 	}
-	info := ServerInfo{Version: srv.Version, Backend: string(srv.Backend), Target: t.String(), LoadBefore: LoadAverage()}
+	info := ServerInfo{Version: srv.Version, Backend: string(srv.Backend), Target: t.String(), LoadBefore: machine.LoadAverage()}
 	began := time.Now()
 	defer func() {
-		info.LoadAfter, info.Took = LoadAverage(), time.Since(began)
+		info.LoadAfter, info.Took = machine.LoadAverage(), time.Since(began)
 		res.Servers = append(res.Servers, info)
 	}()
 	fmt.Fprintf(log, "PowerDNS %s (%s) at %s, load average %s\n", srv.Version, t, srv.URL, info.LoadBefore)

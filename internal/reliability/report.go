@@ -5,13 +5,15 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/pdnskit/reconcile/internal/machine"
 )
 
 // Report is everything make reliability measured, rendered as
 // RELIABILITY.md by Markdown.
 type Report struct {
 	Generated time.Time
-	Machine   Machine
+	Machine   machine.Machine
 	// LoadBefore and LoadAfter are the machine's load averages when the
 	// run started and ended: other work on the machine shows in them.
 	LoadBefore, LoadAfter string

@@ -24,6 +24,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pdnskit/reconcile/internal/machine"
 	"github.com/pdnskit/reconcile/internal/pdnstest"
 	"github.com/pdnskit/reconcile/internal/reliability"
 )
@@ -142,8 +143,8 @@ func report(ctx context.Context, f flags) error {
 		return err
 	}
 	defer closeLog()
-	rep := &reliability.Report{Generated: time.Now(), Machine: reliability.ThisMachine(), FuzzBudget: f.fuzztime,
-		LoadBefore: reliability.LoadAverage()}
+	rep := &reliability.Report{Generated: time.Now(), Machine: machine.This(), FuzzBudget: f.fuzztime,
+		LoadBefore: machine.LoadAverage()}
 	if targets, err := pdnstest.Targets(); err == nil && len(targets) > 0 {
 		rep.Provider = string(targets[0].Provider)
 	}
@@ -175,7 +176,7 @@ func report(ctx context.Context, f flags) error {
 	} else {
 		rep.FuzzErr = "Skipped (-skip-fuzz)."
 	}
-	rep.LoadAfter = reliability.LoadAverage()
+	rep.LoadAfter = machine.LoadAverage()
 	out := f.out
 	if !filepath.IsAbs(out) {
 		out = filepath.Join(root, out)
@@ -255,7 +256,7 @@ func fuzzOnly(ctx context.Context, f flags) error {
 
 func loadOnly(ctx context.Context, f flags) error {
 	runs, err := load(ctx, f)
-	rep := &reliability.Report{Load: runs, Machine: reliability.ThisMachine()}
+	rep := &reliability.Report{Load: runs, Machine: machine.This()}
 	if err != nil {
 		rep.LoadErr = err.Error()
 	}

@@ -1,4 +1,7 @@
-package reliability
+// Package machine describes the machine figures were measured on (the
+// benchmarks and the reliability report), from Linux's /proc where there
+// is one.
+package machine
 
 import (
 	"bufio"
@@ -17,16 +20,17 @@ type Machine struct {
 	Go     string
 }
 
-// ThisMachine reads what Linux says about the machine.
-func ThisMachine() Machine {
-	m := Machine{Cores: runtime.NumCPU(), Go: runtime.Version(), CPU: "unknown", Memory: "unknown", Kernel: runtime.GOOS}
+// This reads what Linux says about this machine; a field it cannot learn
+// says "unknown" (or the operating system, for Kernel).
+func This() Machine {
+	m := Machine{CPU: "unknown", Cores: runtime.NumCPU(), Memory: "unknown", Kernel: runtime.GOOS, Go: runtime.Version()}
 	if v := procField("/proc/cpuinfo", "model name"); v != "" {
 		m.CPU = v
 	}
 	if v := procField("/proc/meminfo", "MemTotal"); v != "" {
 		var kb uint64
 		if _, err := fmt.Sscanf(v, "%d kB", &kb); err == nil {
-			m.Memory = Bytes(kb << 10)
+			m.Memory = fmt.Sprintf("%.2f GiB", float64(kb)/(1<<20))
 		}
 	}
 	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
@@ -40,7 +44,8 @@ func (m Machine) String() string {
 }
 
 // LoadAverage returns Linux's 1, 5 and 15 minute load averages, e.g.
-// "1.52 2.10 2.31"; "" where there are none.
+// "1.52 2.10 2.31", or "" where there are none: other work on the machine
+// shows in the timings.
 func LoadAverage() string {
 	b, err := os.ReadFile("/proc/loadavg")
 	if err != nil {
@@ -54,7 +59,7 @@ func LoadAverage() string {
 }
 
 // procField returns the value of the first "name: value" line of a /proc
-// file.
+// file, "" where there is none.
 func procField(path, name string) string {
 	f, err := os.Open(path)
 	if err != nil {
@@ -69,18 +74,4 @@ func procField(path, name string) string {
 		}
 	}
 	return ""
-}
-
-// Bytes renders a size in binary units, e.g. "12.3 MiB".
-func Bytes(n uint64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.2f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	default:
-		return fmt.Sprintf("%d B", n)
-	}
 }
