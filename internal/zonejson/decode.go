@@ -232,18 +232,8 @@ func (d *decoder) literal(lit string) bool {
 // object decodes an object, or a null (which leaves what it would have set
 // alone), calling field for each key with the decoder at its value.
 func (d *decoder) object(what string, field func(key []byte) error) error {
-	d.ws()
-	if d.literal("null") {
-		return nil
-	}
-	if d.peek() != '{' {
-		return d.wrongKind(what)
-	}
-	d.pos++
-	d.ws()
-	if d.peek() == '}' {
-		d.pos++
-		return nil
+	if more, err := d.open(what, '{', '}'); !more {
+		return err
 	}
 	var typeErr error
 	for {
@@ -272,18 +262,8 @@ func (d *decoder) object(what string, field func(key []byte) error) error {
 // array decodes an array, or a null, calling elem for each element with the
 // decoder at it.
 func (d *decoder) array(what string, elem func() error) error {
-	d.ws()
-	if d.literal("null") {
-		return nil
-	}
-	if d.peek() != '[' {
-		return d.wrongKind(what)
-	}
-	d.pos++
-	d.ws()
-	if d.peek() == ']' {
-		d.pos++
-		return nil
+	if more, err := d.open(what, '[', ']'); !more {
+		return err
 	}
 	var typeErr error
 	for {
@@ -294,6 +274,25 @@ func (d *decoder) array(what string, elem func() error) error {
 			return cmp.Or(err, typeErr)
 		}
 	}
+}
+
+// open steps into an array or object that opener begins, or over a null;
+// more is false when there is nothing inside (null, empty, or an error).
+func (d *decoder) open(what string, opener, closer byte) (more bool, err error) {
+	d.ws()
+	if d.literal("null") {
+		return false, nil
+	}
+	if d.peek() != opener {
+		return false, d.wrongKind(what)
+	}
+	d.pos++
+	d.ws()
+	if d.peek() == closer {
+		d.pos++
+		return false, nil
+	}
+	return true, nil
 }
 
 // keepTypeError returns err unless it is a TypeError, which it keeps in
