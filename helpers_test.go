@@ -59,15 +59,7 @@ func (r *recorder) onNextPatch(hook func()) {
 }
 
 // refusals counts the 4xx answers the server gave.
-func (r *recorder) refusals() int {
-	n := 0
-	for _, m := range []string{http.MethodGet, http.MethodPatch, http.MethodPut, http.MethodPost, http.MethodDelete} {
-		for code := 400; code < 500; code++ {
-			n += r.counts.Get(m, code)
-		}
-	}
-	return n
-}
+func (r *recorder) refusals() int { return r.counts.Statuses(400, 500) }
 
 // newWriter returns a Reconciler writing as writer to srv, and its recorder.
 func newWriter(t *testing.T, srv *pdnstest.Server, writer string, opts ...reconcile.Option) (*reconcile.Reconciler, *recorder) {

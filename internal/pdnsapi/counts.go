@@ -52,6 +52,20 @@ func (c *Counts) Method(method string) int {
 	return n
 }
 
+// Statuses returns how many round trips, of any method, had a status from
+// lo up to but not including hi: Statuses(500, 600) counts the 5xx answers.
+func (c *Counts) Statuses(lo, hi int) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for k, v := range c.m {
+		if k.status >= lo && k.status < hi {
+			n += v
+		}
+	}
+	return n
+}
+
 // Total returns how many round trips there were.
 func (c *Counts) Total() int {
 	c.mu.Lock()

@@ -430,3 +430,17 @@ func TestAPIKeyNeverPrinted(t *testing.T) {
 	assert.NotContains(t, buf.String(), testKey)
 	assert.Equal(t, "pdnsapi.Transport{server: "+unauthorized.URL+", api key: [redacted]}", tr.String())
 }
+
+func TestCountsStatuses(t *testing.T) {
+	var counts pdnsapi.Counts
+	for _, o := range []struct {
+		method string
+		status int
+	}{{"GET", 200}, {"PATCH", 422}, {"GET", 404}, {"PATCH", 500}, {"PUT", 503}, {"GET", 0}} {
+		counts.Observe(o.method, o.status)
+	}
+	assert.Equal(t, 2, counts.Statuses(400, 500))
+	assert.Equal(t, 2, counts.Statuses(500, 600))
+	assert.Equal(t, 1, counts.Statuses(0, 1), "transport errors are status 0")
+	assert.Equal(t, counts.Total(), counts.Statuses(0, 600))
+}

@@ -102,15 +102,7 @@ func (c *statusCounter) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 // serverErrors counts the 5xx answers seen.
-func (c *statusCounter) serverErrors() int {
-	n := 0
-	for _, m := range []string{http.MethodGet, http.MethodPatch, http.MethodPut, http.MethodPost, http.MethodDelete} {
-		for code := 500; code < 600; code++ {
-			n += c.counts.Get(m, code)
-		}
-	}
-	return n
-}
+func (c *statusCounter) serverErrors() int { return c.counts.Statuses(500, 600) }
 
 // countedWriter is writer with a statusCounter beneath the Reconciler.
 func countedWriter(t *testing.T, srv *pdnstest.Server, name string, opts ...reconcile.Option) (*reconcile.Reconciler, *statusCounter) {

@@ -478,61 +478,9 @@ func (d *decoder) skip(depth int) error {
 	d.ws()
 	switch c := d.peek(); {
 	case c == '{':
-		d.pos++
-		d.ws()
-		if d.peek() == '}' {
-			d.pos++
-			return nil
-		}
-		for {
-			d.ws()
-			if d.peek() != '"' {
-				return d.syntax("expected a key")
-			}
-			if _, err := d.str(true); err != nil {
-				return err
-			}
-			d.ws()
-			if d.peek() != ':' {
-				return d.syntax("expected ':' after a key")
-			}
-			d.pos++
-			if err := d.skip(depth + 1); err != nil {
-				return err
-			}
-			d.ws()
-			switch d.peek() {
-			case ',':
-				d.pos++
-			case '}':
-				d.pos++
-				return nil
-			default:
-				return d.syntax("expected ',' or '}' in an object")
-			}
-		}
+		return d.object("object", func([]byte) error { return d.skip(depth + 1) })
 	case c == '[':
-		d.pos++
-		d.ws()
-		if d.peek() == ']' {
-			d.pos++
-			return nil
-		}
-		for {
-			if err := d.skip(depth + 1); err != nil {
-				return err
-			}
-			d.ws()
-			switch d.peek() {
-			case ',':
-				d.pos++
-			case ']':
-				d.pos++
-				return nil
-			default:
-				return d.syntax("expected ',' or ']' in an array")
-			}
-		}
+		return d.array("array", func() error { return d.skip(depth + 1) })
 	case c == '"':
 		_, err := d.str(true)
 		return err
