@@ -9,6 +9,7 @@ import (
 
 	"github.com/pdnskit/reconcile/backoff"
 	"github.com/pdnskit/reconcile/conflict"
+	"github.com/pdnskit/reconcile/internal/pdnsapi"
 )
 
 // Defaults of a Reconciler.
@@ -213,7 +214,7 @@ func (c *config) validate() error {
 	switch {
 	case c.managedBy == "":
 		return ErrNoWriter
-	case len(c.managedBy) > 200 || hasControl(c.managedBy):
+	case len(c.managedBy) > 200 || pdnsapi.HasControl(c.managedBy):
 		return &ConfigError{"WithManagedBy", "the writer must be 1 to 200 printable characters"}
 	case c.maxPatchBytes < 1024:
 		return &ConfigError{"WithMaxPatchBytes", fmt.Sprintf("%d bytes cannot hold one change", c.maxPatchBytes)}
@@ -235,15 +236,6 @@ func (c *config) validate() error {
 		return &ConfigError{"WithClock", "nil clock"}
 	}
 	return nil
-}
-
-func hasControl(s string) bool {
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f {
-			return true
-		}
-	}
-	return false
 }
 
 // SyncOption changes one Sync.

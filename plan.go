@@ -34,17 +34,11 @@ type PlanResult struct {
 // delete of an RRset absent from desired shows as deferred, although the
 // Sync that records the next observation may let it through.
 func (r *Reconciler) Plan(ctx context.Context, zone string, desired []rrset.RRset, opts ...SyncOption) (PlanResult, error) {
-	var sc syncConfig
-	for _, opt := range opts {
-		if opt != nil {
-			opt(&sc)
-		}
-	}
-	canonical, err := rrset.CanonicalZone(zone)
+	s, sc, err := r.newRun(zone, opts)
 	if err != nil {
-		return PlanResult{Zone: zone}, &InputError{Zone: zone, Err: err}
+		return PlanResult{Zone: zone}, err
 	}
-	s := &syncRun{r: r, zone: canonical, res: Result{Zone: canonical}}
+	canonical := s.zone
 	unlock, err := r.lockZone(ctx, canonical)
 	if err != nil {
 		return PlanResult{Zone: canonical}, fmt.Errorf("plan %s: %w", canonical, err)

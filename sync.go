@@ -71,17 +71,11 @@ func (s *syncRun) call(ctx context.Context, fn func(ctx context.Context) error) 
 // zone by this Reconciler or for a server that does not answer; a zone lock
 // it holds then is freed in the background, within five seconds.
 func (r *Reconciler) Sync(ctx context.Context, zone string, desired []rrset.RRset, opts ...SyncOption) (Result, error) {
-	var sc syncConfig
-	for _, opt := range opts {
-		if opt != nil {
-			opt(&sc)
-		}
-	}
-	canonical, err := rrset.CanonicalZone(zone)
+	s, sc, err := r.newRun(zone, opts)
 	if err != nil {
-		return Result{Zone: zone}, &InputError{Zone: zone, Err: err}
+		return Result{Zone: zone}, err
 	}
-	s := &syncRun{r: r, zone: canonical, res: Result{Zone: canonical}}
+	canonical := s.zone
 	if s.unlock, err = r.lockZone(ctx, canonical); err != nil {
 		err = fmt.Errorf("sync %s: %w", canonical, err)
 		s.res.RequeueAfter = r.requeueAfter(canonical, &s.res, err)
@@ -96,6 +90,22 @@ func (r *Reconciler) Sync(ctx context.Context, zone string, desired []rrset.RRse
 	err = s.run(ctx, desired, sc)
 	s.res.RequeueAfter = r.requeueAfter(canonical, &s.res, err)
 	return s.res, err
+}
+
+// newRun starts a Sync or a Plan of zone: the zone's canonical name, the
+// options applied. A zone name that is not one is an *InputError.
+func (r *Reconciler) newRun(zone string, opts []SyncOption) (*syncRun, syncConfig, error) {
+	var sc syncConfig
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&sc)
+		}
+	}
+	canonical, err := rrset.CanonicalZone(zone)
+	if err != nil {
+		return nil, sc, &InputError{Zone: zone, Err: err}
+	}
+	return &syncRun{r: r, zone: canonical, res: Result{Zone: canonical}}, sc, nil
 }
 
 func (s *syncRun) run(ctx context.Context, desired []rrset.RRset, sc syncConfig) (err error) {

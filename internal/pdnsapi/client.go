@@ -83,7 +83,7 @@ func New(serverURL, apiKey, serverID string, base *http.Client, opts ...Option) 
 	if serverID == "" {
 		serverID = DefaultServerID
 	}
-	if strings.ContainsAny(serverID, "/?#%\\") || serverID == "." || serverID == ".." || hasControl(serverID) {
+	if strings.ContainsAny(serverID, "/?#%\\") || serverID == "." || serverID == ".." || HasControl(serverID) {
 		return nil, fmt.Errorf("%w %q: must be one path segment", ErrInvalidServerID, serverID)
 	}
 
@@ -227,14 +227,17 @@ func scrub(s, apiKey string) string {
 }
 
 func checkAPIKey(key string) error {
-	if hasControl(key) {
+	if HasControl(key) {
 		// Say what is wrong, never what the key is.
 		return fmt.Errorf("%w: holds control characters", ErrInvalidAPIKey)
 	}
 	return nil
 }
 
-func hasControl(s string) bool {
+// HasControl reports whether s holds an ASCII control character, which no
+// API key, server id or writer name may hold: it would end up in a header
+// or a URL.
+func HasControl(s string) bool {
 	for _, r := range s {
 		if r < 0x20 || r == 0x7f {
 			return true
