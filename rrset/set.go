@@ -197,12 +197,7 @@ func (s *Set) ByName(name string) []RRset {
 	if len(keys) == 0 {
 		return nil
 	}
-	out := make([]RRset, 0, len(keys))
-	for _, k := range keys {
-		rr, _ := s.lookup(k)
-		out = append(out, rr)
-	}
-	return out
+	return s.rrsetsAt(keys)
 }
 
 // Names returns the distinct owner names, in canonical order.
@@ -247,8 +242,10 @@ func (s *Set) Unordered() iter.Seq[RRset] {
 }
 
 // Sorted returns the RRsets in the order of All.
-func (s *Set) Sorted() []RRset {
-	keys := s.keys()
+func (s *Set) Sorted() []RRset { return s.rrsetsAt(s.keys()) }
+
+// rrsetsAt returns the RRsets at keys, which the Set holds, in their order.
+func (s *Set) rrsetsAt(keys []Key) []RRset {
 	out := make([]RRset, 0, len(keys))
 	for _, k := range keys {
 		rr, _ := s.lookup(k)

@@ -11,35 +11,29 @@ import (
 // it: rrset.New on every RRset (names relative to Zone), stamped with
 // ManagedBy, into a Set.
 func DesiredSet(specs []Spec) (*rrset.Set, error) {
-	set, err := rrset.NewSet(Zone)
-	if err != nil {
-		return nil, err
-	}
-	set.Grow(len(specs))
-	for _, s := range specs {
-		rr, err := rrset.New(Zone, s.Name, s.Type, s.TTL, s.Records...)
-		if err != nil {
-			return nil, err
-		}
-		rr.ManagedBy = ManagedBy
-		if err := set.Add(rr); err != nil {
-			return nil, err
-		}
-	}
-	return set, nil
+	return setOf(specs, func(s Spec) (rrset.RRset, error) {
+		return rrset.New(Zone, s.Name, s.Type, s.TTL, s.Records...)
+	})
 }
 
 // LiveSet canonicalises specs as Sync does with a zone it read:
 // rrset.NewLive on every RRset as PowerDNS prints it, each owned by
 // ManagedBy, into a Set.
 func LiveSet(specs []Spec) (*rrset.Set, error) {
+	return setOf(specs, func(s Spec) (rrset.RRset, error) {
+		return rrset.NewLive(Zone, s.FQDN(), s.Type, s.TTL, s.Records...)
+	})
+}
+
+// setOf builds each spec with build, owned by ManagedBy, into a Set.
+func setOf(specs []Spec, build func(Spec) (rrset.RRset, error)) (*rrset.Set, error) {
 	set, err := rrset.NewSet(Zone)
 	if err != nil {
 		return nil, err
 	}
 	set.Grow(len(specs))
 	for _, s := range specs {
-		rr, err := rrset.NewLive(Zone, s.FQDN(), s.Type, s.TTL, s.Records...)
+		rr, err := build(s)
 		if err != nil {
 			return nil, err
 		}
