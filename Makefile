@@ -1,8 +1,8 @@
 # Every target that needs PowerDNS finds or builds one itself: see
-# internal/pdnstest/images/select-servers.sh.
+# pdnstest/images/select-servers.sh.
 GO       ?= go
 PKGS     ?= ./...
-SERVERS  := internal/pdnstest/images/select-servers.sh
+SERVERS  := pdnstest/images/select-servers.sh
 BIN      := $(CURDIR)/bin
 GOLANGCI_LINT_VERSION := v2.15.0
 GOLANGCI_LINT := $(BIN)/golangci-lint-$(GOLANGCI_LINT_VERSION)
@@ -60,11 +60,11 @@ $(GOLANGCI_LINT):
 
 ## images: build pdnskit/pdns-auth:{4.7,4.9,5.1} from Debian's packages (needs root and Docker)
 images:
-	internal/pdnstest/images/build.sh 4.7 4.9 5.1
+	pdnstest/images/build.sh 4.7 4.9 5.1
 
 ## testdata: regenerate testdata/pdns/<version>/<case>.json from real servers
 testdata:
-	@eval "$$($(SERVERS))" && $(GO) test -count=1 -run '^TestGoldenBodies$$' ./internal/pdnstest/golden -update
+	@eval "$$($(SERVERS))" && $(GO) test -count=1 -run '^TestGoldenBodies$$' ./internal/golden -update
 
 ## demo: replay the gateway incident against a real PowerDNS (examples/gateway)
 demo:

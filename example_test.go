@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/pdnskit/reconcile"
-	"github.com/pdnskit/reconcile/internal/pdnstest"
+	"github.com/pdnskit/reconcile/pdnstest"
 	"github.com/pdnskit/reconcile/rrset"
 )
 

@@ -14,7 +14,7 @@ import (
 
 	"github.com/pdnskit/reconcile"
 	"github.com/pdnskit/reconcile/internal/faultproxy"
-	"github.com/pdnskit/reconcile/internal/pdnstest"
+	"github.com/pdnskit/reconcile/pdnstest"
 	"github.com/pdnskit/reconcile/rrset"
 )
 

@@ -17,7 +17,7 @@ import (
 	"github.com/pdnskit/reconcile/backoff/backofftest"
 	"github.com/pdnskit/reconcile/conflict"
 	pdnserrors "github.com/pdnskit/reconcile/errors"
-	"github.com/pdnskit/reconcile/internal/pdnstest"
+	"github.com/pdnskit/reconcile/pdnstest"
 	"github.com/pdnskit/reconcile/rrset"
 )
 

@@ -20,7 +20,7 @@ import (
 
 	"github.com/pdnskit/reconcile/conflict"
 	pdnserrors "github.com/pdnskit/reconcile/errors"
-	"github.com/pdnskit/reconcile/internal/pdnstest"
+	"github.com/pdnskit/reconcile/pdnstest"
 	"github.com/pdnskit/reconcile/rrset"
 )
 

@@ -13,7 +13,7 @@ import (
 
 	"github.com/joeig/go-powerdns/v3"
 
-	"github.com/pdnskit/reconcile/internal/pdnstest"
+	"github.com/pdnskit/reconcile/pdnstest"
 )
 
 // server is the PowerDNS the demo writes to: one it started, or -server.

@@ -17,7 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/pdnskit/reconcile/internal/pdnstest"
+	"github.com/pdnskit/reconcile/pdnstest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden from this run")

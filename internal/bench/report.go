@@ -111,7 +111,7 @@ func (r *report) setup(in ReportInput, goBenchTook string) {
 	r.table([]string{"", ""}, rows)
 	r.p(fmt.Sprintf("PowerDNS with the gsqlite3 backend only (LMDB is not measured: before 5.1 it refuses RRset comments, so the reconciler "+
 		"records ownership in zone metadata there, another write path), "+
-		"started by `internal/pdnstest` with `--webserver-max-bodysize=%d` (MB; PowerDNS's default is 2 MB, and the largest "+
+		"started by `pdnstest` with `--webserver-max-bodysize=%d` (MB; PowerDNS's default is 2 MB, and the largest "+
 		"PATCH body here, of the %s-RRset initial sync, is %s) and the reconciler told the same limit with `WithMaxPatchBytes`, "+
 		"so that it sends one PATCH where the floor does. "+
 		"Versions are as the servers report them. The load average is the machine's (/proc/loadavg) when the server's "+

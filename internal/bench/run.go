@@ -15,7 +15,7 @@ import (
 	"github.com/joeig/go-powerdns/v3"
 
 	"github.com/pdnskit/reconcile/internal/machine"
-	"github.com/pdnskit/reconcile/internal/pdnstest"
+	"github.com/pdnskit/reconcile/pdnstest"
 )
 
 // Run measures plan on every gsqlite3 target, one server at a time, and

@@ -15,7 +15,7 @@ import (
 
 	pdnserrors "github.com/pdnskit/reconcile/errors"
 	"github.com/pdnskit/reconcile/internal/pdnsapi"
-	"github.com/pdnskit/reconcile/internal/pdnstest"
+	"github.com/pdnskit/reconcile/pdnstest"
 )
 
 func TestMain(m *testing.M) { pdnstest.Main(m) }

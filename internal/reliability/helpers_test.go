@@ -19,7 +19,7 @@ import (
 	"github.com/pdnskit/reconcile/backoff"
 	"github.com/pdnskit/reconcile/internal/faultproxy"
 	"github.com/pdnskit/reconcile/internal/pdnsapi"
-	"github.com/pdnskit/reconcile/internal/pdnstest"
+	"github.com/pdnskit/reconcile/pdnstest"
 	"github.com/pdnskit/reconcile/rrset"
 )
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Fails when any of the files given holds an API key of the PowerDNS test
-# harness (internal/pdnstest.APIKeyPrefix): no error, log line, panic, plan
+# harness (pdnstest.APIKeyPrefix): no error, log line, panic, plan
 # or example output that a test or command printed may carry one. Run by
 # make test over everything go test printed, and by make reliability.
 # It names the files and lines, never the keys.

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/pdnskit/reconcile/internal/pdnstest"
+	"github.com/pdnskit/reconcile/pdnstest"
 )
 
 // TestNoAPIKeyScript: the script make test runs over its own output fails

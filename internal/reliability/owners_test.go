@@ -9,7 +9,7 @@ import (
 
 	"github.com/joeig/go-powerdns/v3"
 
-	"github.com/pdnskit/reconcile/internal/pdnstest"
+	"github.com/pdnskit/reconcile/pdnstest"
 	"github.com/pdnskit/reconcile/rrset"
 )
 

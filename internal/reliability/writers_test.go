@@ -12,7 +12,7 @@ import (
 
 	"github.com/pdnskit/reconcile"
 	"github.com/pdnskit/reconcile/conflict"
-	"github.com/pdnskit/reconcile/internal/pdnstest"
+	"github.com/pdnskit/reconcile/pdnstest"
 	"github.com/pdnskit/reconcile/internal/reliability"
 	"github.com/pdnskit/reconcile/rrset"
 )

@@ -16,7 +16,7 @@ import (
 	"strings"
 
 	"github.com/pdnskit/reconcile/internal/bench"
-	"github.com/pdnskit/reconcile/internal/pdnstest"
+	"github.com/pdnskit/reconcile/pdnstest"
 )
 
 // defaultSlow says where the per-RRset writers run, to keep `make bench`

@@ -5,7 +5,7 @@
 //	reliability fuzz [flags]     every fuzz target for -fuzztime each
 //	reliability load [flags]     the load figures alone
 //
-// It needs the PowerDNS servers of internal/pdnstest, configured as `make
+// It needs the PowerDNS servers of pdnstest, configured as `make
 // test` configures them (make reliability and make fuzz do).
 package main
 
@@ -25,7 +25,7 @@ import (
 	"time"
 
 	"github.com/pdnskit/reconcile/internal/machine"
-	"github.com/pdnskit/reconcile/internal/pdnstest"
+	"github.com/pdnskit/reconcile/pdnstest"
 	"github.com/pdnskit/reconcile/internal/reliability"
 )
 

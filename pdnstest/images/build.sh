@@ -2,12 +2,15 @@
 # Builds PowerDNS Authoritative test images from Debian's own packages, for
 # machines that cannot pull the official powerdns/pdns-auth-* images.
 #
-#   build.sh [--no-docker] [VERSION ...]     VERSION is 4.7, 4.9 or 5.1 (default: all)
+#   build.sh [--no-docker] [NAME ...]     NAME is 4.7, 4.9, 5.1 or postgres (default: all)
 #
-# For each version it makes a Debian root with debootstrap (bookworm ships 4.7,
-# trixie 4.9, sid 5.1), configures it like the official images (sqlite database
-# at /var/lib/powerdns/pdns.sqlite3 with the schema loaded, API on 8081, DNS on
-# 53, arguments appended to pdns_server) and imports it as pdnskit/pdns-auth:VERSION.
+# For each PowerDNS version it makes a Debian root with debootstrap (bookworm
+# ships 4.7, trixie 4.9, sid 5.1), configures it like the official images
+# (sqlite database at /var/lib/powerdns/pdns.sqlite3 with the schema loaded, API
+# on 8081, DNS on 53, arguments appended to pdns_server; the LMDB and PostgreSQL
+# backends installed too) and imports it as pdnskit/pdns-auth:VERSION.
+# "postgres" makes a Debian bookworm root with PostgreSQL 15, the database the
+# gpgsql servers of the matrix share, and imports it as pdnskit/postgres:15.
 # The roots are kept in $PDNS_ROOTS_DIR (default ~/.cache/pdnskit/roots) and are
 # what the harness's process provider runs with chroot where Docker is absent.
 #
@@ -18,6 +21,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 roots_dir=${PDNS_ROOTS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pdnskit/roots}
 repo=${PDNS_IMAGE_REPO:-pdnskit/pdns-auth}
+postgres_repo=${PDNS_POSTGRES_IMAGE_REPO:-pdnskit/postgres}
 # Mirror: debootstrap's own default unless the caller names one.
 mirror=${DEBIAN_MIRROR:-}
 use_docker=1
@@ -27,27 +31,46 @@ die() { printf '[images] error: %s\n' "$*" >&2; exit 1; }
 
 suite_of() {
 	case "$1" in
-	4.7) echo bookworm ;;
+	4.7 | postgres) echo bookworm ;;
 	4.9) echo trixie ;;
 	5.1) echo sid ;;
-	*) die "unknown PowerDNS version '$1' (want 4.7, 4.9 or 5.1)" ;;
+	*) die "unknown root '$1' (want 4.7, 4.9, 5.1 or postgres)" ;;
 	esac
 }
 
-# The recipe: everything that decides what a root contains. A root or an image
-# built from another recipe is rebuilt.
-recipe_hash() {
-	cat "$0" "$here/pdns.conf" "$here/pdns-start" | sha256sum | cut -c1-16
+pdns_packages=pdns-server,pdns-backend-sqlite3,pdns-backend-lmdb,pdns-backend-pgsql,sqlite3,tini
+postgres_packages=postgresql-15,tini
+
+packages_of() {
+	case "$1" in
+	postgres) echo "$postgres_packages" ;;
+	*) echo "$pdns_packages" ;;
+	esac
 }
 
-packages=pdns-server,pdns-backend-sqlite3,pdns-backend-lmdb,sqlite3,tini
+# The recipe: everything that decides what a root contains (its packages and
+# how it is configured). A root or an image built from another recipe is
+# rebuilt; an edit elsewhere in this script rebuilds nothing.
+recipe_hash() {
+	local name=$1
+	{
+		packages_of "$name"
+		if [ "$name" = postgres ]; then
+			declare -f configure_postgres
+			cat "$here/postgres-start"
+		else
+			declare -f configure_root
+			cat "$here/pdns.conf" "$here/pdns-start"
+		fi
+	} | sha256sum | cut -c1-16
+}
 
 build_root() {
 	local version=$1 suite root stamp hash
 	suite=$(suite_of "$version")
 	root="$roots_dir/$version"
 	stamp="$root/.pdnskit-recipe"
-	hash=$(recipe_hash)
+	hash=$(recipe_hash "$version")
 	if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$hash" ]; then
 		log "$version: reusing Debian $suite root at $root"
 		return
@@ -56,13 +79,20 @@ build_root() {
 	rm -rf "$root" "$root.tmp"
 	mkdir -p "$root.tmp"
 	# shellcheck disable=SC2086 # $mirror is empty or one word
-	debootstrap --variant=minbase --include="$packages" "$suite" "$root.tmp" $mirror \
+	debootstrap --variant=minbase --include="$(packages_of "$version")" "$suite" "$root.tmp" $mirror \
 		>"$roots_dir/$version.debootstrap.log" 2>&1 ||
 		die "$version: debootstrap failed; see $roots_dir/$version.debootstrap.log"
-	configure_root "$root.tmp"
+	if [ "$version" = postgres ]; then
+		configure_postgres "$root.tmp"
+	else
+		configure_root "$root.tmp"
+	fi
+	slim_root "$root.tmp"
 	echo "$hash" >"$root.tmp/.pdnskit-recipe"
 	mv "$root.tmp" "$root"
-	log "$version: $(chroot "$root" dpkg-query -W -f='${Package} ${Version}' pdns-server)"
+	local pkg=pdns-server
+	[ "$version" = postgres ] && pkg=postgresql-15
+	log "$version: $(chroot "$root" dpkg-query -W -f='${Package} ${Version}' $pkg)"
 }
 
 configure_root() {
@@ -81,7 +111,28 @@ configure_root() {
 	# pdns_server runs as pdns and keeps its control socket here.
 	mkdir -p "$root/run/pdns"
 	chroot "$root" chown -R pdns:pdns /var/lib/powerdns /run/pdns
-	# Nothing below is needed to run pdns_server; it only makes images larger.
+	# The schema a gpgsql server's database needs, kept where the harness
+	# reads it (the path moved between Debian releases).
+	local pgschema
+	pgschema=$(cd "$root" && ls usr/share/pdns-backend-pgsql/schema/schema.pgsql.sql usr/share/doc/pdns-backend-pgsql/schema.pgsql.sql 2>/dev/null | head -1)
+	[ -n "$pgschema" ] && install -m 0644 "$root/$pgschema" "$root/usr/share/pdnskit/schema.pgsql.sql"
+}
+
+# configure_postgres makes a PostgreSQL root whose postgres-start creates a
+# cluster on first start (trust authentication on the listening address: a
+# test database on a private network) and runs the server in the foreground.
+configure_postgres() {
+	local root=$1
+	install -m 0755 "$here/postgres-start" "$root/usr/local/sbin/postgres-start"
+	mkdir -p "$root/var/lib/pdnskit-postgres" "$root/run/postgresql"
+	chroot "$root" chown postgres:postgres /var/lib/pdnskit-postgres /run/postgresql
+	# The cluster Debian made at install time is not used.
+	rm -rf "$root/var/lib/postgresql/15/main" "$root/etc/postgresql/15/main"
+}
+
+# slim_root drops what no server needs; it only makes images larger.
+slim_root() {
+	local root=$1
 	rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/* \
 		"$root"/usr/share/doc/* "$root"/usr/share/man/* "$root"/usr/share/locale/*
 }
@@ -90,6 +141,10 @@ build_image() {
 	local version=$1 root image hash have
 	root="$roots_dir/$version"
 	image="$repo:$version"
+	if [ "$version" = postgres ]; then
+		build_postgres_image "$root"
+		return
+	fi
 	hash=$(cat "$root/.pdnskit-recipe")
 	have=$(docker image inspect -f '{{ index .Config.Labels "org.pdnskit.recipe" }}' "$image" 2>/dev/null || true)
 	if [ "$have" = "$hash" ]; then
@@ -108,16 +163,35 @@ build_image() {
 			- "$image" >/dev/null
 }
 
+build_postgres_image() {
+	local root=$1 image=$postgres_repo:15 hash have
+	hash=$(cat "$root/.pdnskit-recipe")
+	have=$(docker image inspect -f '{{ index .Config.Labels "org.pdnskit.recipe" }}' "$image" 2>/dev/null || true)
+	if [ "$have" = "$hash" ]; then
+		log "postgres: image $image is up to date"
+		return
+	fi
+	log "postgres: importing $image"
+	tar -C "$root" --exclude=./.pdnskit-recipe --numeric-owner -c . |
+		docker import \
+			-c 'ENTRYPOINT ["/usr/bin/tini", "--", "/usr/local/sbin/postgres-start"]' \
+			-c 'USER postgres' \
+			-c 'EXPOSE 5432/tcp' \
+			-c "LABEL org.pdnskit.recipe=$hash" \
+			-m "PostgreSQL 15 from Debian bookworm" \
+			- "$image" >/dev/null
+}
+
 main() {
 	local versions=()
 	for arg in "$@"; do
 		case "$arg" in
 		--no-docker) use_docker=0 ;;
-		-h | --help) sed -n '2,15p' "$0"; exit 0 ;;
+		-h | --help) sed -n '2,19p' "$0"; exit 0 ;;
 		*) versions+=("$arg") ;;
 		esac
 	done
-	[ ${#versions[@]} -gt 0 ] || versions=(4.7 4.9 5.1)
+	[ ${#versions[@]} -gt 0 ] || versions=(4.7 4.9 5.1 postgres)
 	[ "$(id -u)" = 0 ] || die "debootstrap and chroot need root; run as root (or with sudo)"
 	command -v debootstrap >/dev/null || die "debootstrap is missing: apt-get install -y debootstrap"
 	mkdir -p "$roots_dir"

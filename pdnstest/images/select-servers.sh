@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Decides which real PowerDNS servers the tests and the demo run against, and
 # makes them available. Prints `export NAME=value` lines for the harness's
-# environment (internal/pdnstest) on stdout; progress goes to stderr.
+# environment (pdnstest) on stdout; progress goes to stderr.
 #
-#   eval "$(internal/pdnstest/images/select-servers.sh)"
+#   eval "$(pdnstest/images/select-servers.sh)"
 #
 # In order of preference:
 #   1. what the caller already chose (PDNS_TEST_PROVIDER / PDNS_TEST_IMAGES /
@@ -20,7 +20,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 log() { printf '[servers] %s\n' "$*" >&2; }
 
-# Pinned like the harness's defaults (internal/pdnstest/target.go).
+# Pinned like the harness's defaults (pdnstest/target.go).
 official=(powerdns/pdns-auth-49:4.9.17 powerdns/pdns-auth-51:5.1.4)
 local_repo=${PDNS_IMAGE_REPO:-pdnskit/pdns-auth}
 

@@ -2,7 +2,7 @@
 // configured server and keeps the answers in testdata/pdns/<version>/ as the
 // test data of the errors package.
 //
-//	make testdata     # go test ./internal/pdnstest/golden -run TestGoldenBodies -update
+//	make testdata     # go test ./internal/golden -run TestGoldenBodies -update
 //
 // Without -update the test compares each server's answers with the files of
 // its major.minor version, so the files are shown to be what real servers
@@ -25,7 +25,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/pdnskit/reconcile/internal/pdnstest"
+	"github.com/pdnskit/reconcile/pdnstest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/pdns/<version>/*.json from the servers")

@@ -38,7 +38,7 @@ const (
 	DefaultImage51 = "powerdns/pdns-auth-51:5.1.4"
 )
 
-// LocalImageRepo is where internal/pdnstest/images/build.sh puts the images
+// LocalImageRepo is where pdnstest/images/build.sh puts the images
 // it builds from Debian's packages.
 const LocalImageRepo = "pdnskit/pdns-auth"
 
@@ -66,7 +66,7 @@ func (t Target) String() string {
 	return fmt.Sprintf("%s %s (%s)", t.Provider, src, t.Backend)
 }
 
-// defaultRootsDir is where internal/pdnstest/images/build.sh keeps its
+// defaultRootsDir is where pdnstest/images/build.sh keeps its
 // Debian roots.
 func defaultRootsDir() string {
 	if d := os.Getenv("PDNS_ROOTS_DIR"); d != "" {
