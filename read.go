@@ -8,6 +8,7 @@ import (
 
 	"github.com/joeig/go-powerdns/v3"
 
+	"github.com/pdnskit/reconcile/internal/pdnsapi"
 	"github.com/pdnskit/reconcile/internal/zonejson"
 	"github.com/pdnskit/reconcile/rrset"
 )
@@ -38,7 +39,7 @@ func (s *syncRun) read(ctx context.Context, md []powerdns.Metadata) (*liveZone, 
 	var zone zonejson.Zone
 	err := s.call(ctx, func(ctx context.Context) error {
 		var err error
-		zone, err = s.r.client.GetZone(ctx, s.zone)
+		zone, err = s.r.client.GetZone(ctx, s.zone, pdnsapi.ZoneQuery{})
 		return err
 	})
 	if err != nil {

@@ -99,16 +99,69 @@ func New(serverURL, apiKey, serverID string, base *http.Client, opts ...Option) 
 	return &Client{Client: powerdns.New(baseURL.String(), serverID, powerdns.WithHTTPClient(hc)), http: hc}, nil
 }
 
-// GetZone reads a zone (GET /servers/{id}/zones/{zone}) and decodes its
-// RRsets. A non-2xx answer is a *pdnserrors.APIError with every problem
-// PowerDNS reported; a transport failure is returned as the HTTP client
-// gave it.
-func (c *Client) GetZone(ctx context.Context, zone string) (zonejson.Zone, error) {
+// ZoneQuery narrows a read of a zone to what the caller needs.
+type ZoneQuery struct {
+	// RRsetName, when set, reads only the RRsets at this name (PowerDNS's
+	// rrset_name filter, 4.7 and later); RRsetType narrows it to one type.
+	RRsetName, RRsetType string
+	// NoRRsets reads the zone's properties alone (rrsets=false).
+	NoRRsets bool
+}
+
+func (q ZoneQuery) values() url.Values {
+	v := url.Values{}
+	if q.RRsetName != "" {
+		v.Set("rrset_name", q.RRsetName)
+		if q.RRsetType != "" {
+			v.Set("rrset_type", q.RRsetType)
+		}
+	}
+	if q.NoRRsets {
+		v.Set("rrsets", "false")
+	}
+	return v
+}
+
+// ZoneID is PowerDNS's id of a zone, which every request path must use
+// instead of its name: the name with each byte other than a letter, a
+// digit, '.' or '-' written as "=XX" (apiZoneNameToId in PowerDNS), so
+// that "0/26.2.0.192.in-addr.arpa." is "0=2F26.2.0.192.in-addr.arpa.".
+// The id holds no byte that a URL path escapes.
+func ZoneID(zone string) string {
+	if zone == "" || zone[len(zone)-1] != '.' {
+		zone += "."
+	}
+	var b strings.Builder
+	b.Grow(len(zone))
+	for i := 0; i < len(zone); i++ {
+		c := zone[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '.', c == '-':
+			b.WriteByte(c)
+		default:
+			const hex = "0123456789ABCDEF"
+			b.WriteByte('=')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&0xf])
+		}
+	}
+	if id := b.String(); id != "." {
+		return id
+	}
+	return "=2E"
+}
+
+// GetZone reads a zone (GET /servers/{id}/zones/{zone id}) and decodes its
+// RRsets, narrowed by q. A non-2xx answer is a *pdnserrors.APIError with
+// every problem PowerDNS reported; a transport failure is returned as the
+// HTTP client gave it.
+func (c *Client) GetZone(ctx context.Context, zone string, q ZoneQuery) (zonejson.Zone, error) {
 	u, err := url.Parse(c.BaseURL)
 	if err != nil {
 		return zonejson.Zone{}, err
 	}
-	u = u.JoinPath("api", "v1", "servers", c.VHost, "zones", strings.TrimSuffix(zone, ".")+".")
+	u = u.JoinPath("api", "v1", "servers", c.VHost, "zones", ZoneID(zone))
+	u.RawQuery = q.values().Encode()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
 		return zonejson.Zone{}, err
