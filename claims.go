@@ -1,10 +1,10 @@
 package reconcile
 
 import (
-	"context"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -13,148 +13,376 @@ import (
 	"github.com/pdnskit/reconcile/rrset"
 )
 
-// Ownership in zone metadata, for backends that refuse RRset comments.
+// Ownership in zone metadata, for backends that refuse RRset comments (LMDB
+// before 5.1).
 //
-// Each writer has its own metadata kind, X-PDNSKIT-OWNER-<hash of the
-// writer>, so writers never overwrite each other's claims. Its values are
-// "writer <name>" and one "claim <name> <type> <unix seconds>" per RRset the
-// writer owns. A claim is added (POST, which appends) before the RRset is
-// written and removed (PUT of the remaining claims) after it is deleted, so
-// a crash in between leaves at worst a claim on an RRset that does not
-// exist: harmless, and dropped by the next Sync. Should two writers claim one
-// RRset, the earlier claim wins.
+// Claims live in records, each a metadata kind written once, whole, with one
+// POST, by one Reconciler instance, and deleted whole; no kind is ever
+// rewritten, so a reader never sees a claim missing while it is rewritten
+// (PowerDNS carries out a PUT as a delete and then inserts):
+//
+//   - a claim record, X-PDNSKIT-O-<instance>-<n>: "writer <name>", then one
+//     "claim <name> <type> <stamp> [<owner>]" per RRset claimed;
+//   - a release record, X-PDNSKIT-R-<instance>-<n>: "writer <name>", then
+//     one "release <name> <type> <claim record>" per claim it cancels.
+//
+// A write adds a claim record for the RRsets it creates, adopts or hands
+// over before it writes them, and a release record for the RRsets it
+// deleted after the delete, so a crash in between leaves at worst a claim
+// on an RRset that does not exist: harmless, and released by a later Sync.
+// What a write costs is what it changes, never a rewrite of all the
+// writer's claims. Records pile up as the writer changes its RRsets, so
+// from time to time the smallest claim records are merged into one (posted
+// before the merged ones are deleted, so every claim stays visible), and
+// records with nothing left to say are deleted, claim records before the
+// releases that cancel them.
+//
+// An RRset belongs to the writer of its latest claim that no release
+// cancels: claims of creations and adoptions are made under the zone lock,
+// after the writer read every claim, and are stamped after all of them, so
+// the latest claim is the creation of the RRset that exists now, and an
+// older claim can only be left over from one that was deleted since.
+//
+// Claims are written only under the zone lock where they could meet
+// another writer's (creations, adoptions, takeovers): on a shared SQL
+// database two concurrent POSTs to one kind may lose or duplicate a value,
+// and a kind per write avoids that too. Versions before this scheme kept
+// one kind per writer, X-PDNSKIT-OWNER-<hash>, with "claim <name> <type>
+// <unix seconds>" values; such a kind is read as a claim record, and is
+// cancelled and merged away like any other.
 const (
-	claimKindPrefix = "X-PDNSKIT-OWNER-"
-	claimWriter     = "writer "
-	claimEntry      = "claim "
+	claimRecordPrefix   = "X-PDNSKIT-O-"
+	releaseRecordPrefix = "X-PDNSKIT-R-"
+	legacyClaimPrefix   = "X-PDNSKIT-OWNER-"
+	recordWriter        = "writer "
+	claimLine           = "claim "
+	releaseLine         = "release "
 )
 
-// claimKind is the metadata kind holding writer's claims.
-func claimKind(writer string) string {
-	sum := sha256.Sum256([]byte(writer))
-	return claimKindPrefix + strings.ToUpper(hex.EncodeToString(sum[:8]))
-}
+// maxClaimRecords is how many claim records of the writer a zone may hold
+// before the smallest are merged; mergeDownTo is how many remain after.
+const (
+	maxClaimRecords = 12
+	mergeDownTo     = 4
+)
 
+// claim is one active claim of an RRset.
 type claim struct {
+	writer, owner string
+	stamp         int64
+	record        string // the kind holding it
+}
+
+// claimRecord is one of the writer's records.
+type claimRecord struct {
+	kind     string
+	release  bool
+	stamp    int64 // its latest stamp
+	claims   map[rrset.Key]claim
+	releases map[string][]rrset.Key // claim record → keys it cancels
+	active   int                    // claims no release cancels
+}
+
+// claimBook is the ownership claims read from a zone's metadata.
+type claimBook struct {
 	writer string
-	since  int64
+	// owners holds the winning claim per key.
+	owners map[rrset.Key]claim
+	// mine holds the writer's active claims per key.
+	mine map[rrset.Key][]claim
+	// records are the writer's records.
+	records []*claimRecord
+	// maxStamp is the latest stamp of any claim read: a new claim is
+	// stamped after it.
+	maxStamp int64
 }
 
-// claims are the ownership claims read from a zone's metadata.
-type claims struct {
-	owners map[rrset.Key]claim // the winning claim per key
-	mine   map[rrset.Key]int64 // this writer's claims, with their time
-}
-
-func (c claims) owner(k rrset.Key) (string, bool) {
-	cl, ok := c.owners[k]
-	return cl.writer, ok
-}
-
-// claimsIn reads every writer's claims from a listing of the zone's
-// metadata.
-func claimsIn(all []powerdns.Metadata, writer string) claims {
-	out := claims{owners: make(map[rrset.Key]claim), mine: make(map[rrset.Key]int64)}
-	myKind := claimKind(writer)
-	for _, md := range all {
-		if md.Kind == nil || !strings.HasPrefix(string(*md.Kind), claimKindPrefix) {
+// readClaims reads every writer's claims from a listing of the zone's
+// metadata, for writer. A nil or empty listing is an empty book.
+func readClaims(md []powerdns.Metadata, writer string) *claimBook {
+	b := &claimBook{writer: writer, owners: make(map[rrset.Key]claim), mine: make(map[rrset.Key][]claim)}
+	if len(md) == 0 {
+		return b
+	}
+	type ref struct {
+		record string
+		key    rrset.Key
+	}
+	var records []*claimRecord
+	cancelled := make(map[string]map[ref]bool) // writer → cancelled claims
+	for _, m := range md {
+		if m.Kind == nil {
 			continue
 		}
-		owner, entries := parseClaims(md.Metadata)
-		if owner == "" || claimKind(owner) != string(*md.Kind) {
-			continue // not a kind this library wrote
+		rec, owner := parseRecord(string(*m.Kind), m.Metadata)
+		if rec == nil {
+			continue
 		}
-		for k, since := range entries {
-			if string(*md.Kind) == myKind {
-				out.mine[k] = since
+		records = append(records, rec)
+		for target, keys := range rec.releases {
+			if cancelled[owner] == nil {
+				cancelled[owner] = make(map[ref]bool)
 			}
-			cur, taken := out.owners[k]
-			if !taken || since < cur.since || (since == cur.since && owner < cur.writer) {
-				out.owners[k] = claim{writer: owner, since: since}
+			for _, k := range keys {
+				cancelled[owner][ref{target, k}] = true
+			}
+		}
+		for _, c := range rec.claims {
+			b.maxStamp = max(b.maxStamp, c.stamp)
+		}
+		if owner == writer {
+			b.records = append(b.records, rec)
+		}
+	}
+	for _, rec := range records {
+		for k, c := range rec.claims {
+			if cancelled[c.writer][ref{rec.kind, k}] {
+				continue
+			}
+			rec.active++
+			cur, ok := b.owners[k]
+			if !ok || c.stamp > cur.stamp || (c.stamp == cur.stamp && c.writer < cur.writer) {
+				b.owners[k] = c
+			}
+			if c.writer == writer {
+				b.mine[k] = append(b.mine[k], c)
 			}
 		}
 	}
-	return out
+	return b
 }
 
-func parseClaims(values []string) (writer string, entries map[rrset.Key]int64) {
-	entries = make(map[rrset.Key]int64, len(values))
+// parseRecord reads one metadata kind as a record, with its writer; nil
+// when the kind is not a record of this library, or not yet whole (its
+// writer line missing: a reader may see the values of a kind being
+// created one by one).
+func parseRecord(kind string, values []string) (*claimRecord, string) {
+	release := strings.HasPrefix(kind, releaseRecordPrefix)
+	legacy := strings.HasPrefix(kind, legacyClaimPrefix)
+	if !release && !legacy && !strings.HasPrefix(kind, claimRecordPrefix) {
+		return nil, ""
+	}
+	rec := &claimRecord{kind: kind, release: release}
+	writer := ""
 	for _, v := range values {
 		switch {
-		case strings.HasPrefix(v, claimWriter):
-			writer = strings.TrimPrefix(v, claimWriter)
-		case strings.HasPrefix(v, claimEntry):
-			f := strings.Fields(strings.TrimPrefix(v, claimEntry))
-			if len(f) != 3 {
+		case strings.HasPrefix(v, recordWriter):
+			writer = strings.TrimPrefix(v, recordWriter)
+		case !release && strings.HasPrefix(v, claimLine):
+			f := strings.Fields(strings.TrimPrefix(v, claimLine))
+			if len(f) < 3 || len(f) > 4 {
 				continue
 			}
-			since, err := strconv.ParseInt(f[2], 10, 64)
+			stamp, err := strconv.ParseInt(f[2], 10, 64)
 			if err != nil {
 				continue
 			}
-			entries[rrset.Key{Name: strings.ToLower(f[0]), Type: strings.ToUpper(f[1])}] = since
+			c := claim{stamp: stamp, record: kind}
+			if len(f) == 4 {
+				c.owner = f[3]
+			}
+			if rec.claims == nil {
+				rec.claims = make(map[rrset.Key]claim)
+			}
+			rec.claims[claimKey(f[0], f[1])] = c
+			rec.stamp = max(rec.stamp, stamp)
+		case release && strings.HasPrefix(v, releaseLine):
+			f := strings.Fields(strings.TrimPrefix(v, releaseLine))
+			if len(f) != 3 {
+				continue
+			}
+			if rec.releases == nil {
+				rec.releases = make(map[string][]rrset.Key)
+			}
+			rec.releases[f[2]] = append(rec.releases[f[2]], claimKey(f[0], f[1]))
 		}
 	}
-	return writer, entries
-}
-
-func claimValue(k rrset.Key, since int64) string {
-	return claimEntry + k.Name + " " + k.Type + " " + strconv.FormatInt(since, 10)
-}
-
-// addClaims appends claims on keys (POST appends to a kind), so that claims
-// added at the same time by another replica of the writer are kept.
-func (s *syncRun) addClaims(ctx context.Context, mine map[rrset.Key]int64, keys []rrset.Key) error {
-	now := s.r.cfg.clock.Now().Unix()
-	var values []string
-	if len(mine) == 0 {
-		values = append(values, claimWriter+s.r.cfg.managedBy)
+	if writer == "" || (legacy && legacyKind(writer) != kind) {
+		return nil, ""
 	}
-	for _, k := range keys {
-		if _, ok := mine[k]; ok {
+	for k, c := range rec.claims {
+		c.writer = writer
+		rec.claims[k] = c
+	}
+	return rec, writer
+}
+
+func claimKey(name, typ string) rrset.Key {
+	return rrset.Key{Name: strings.ToLower(name), Type: strings.ToUpper(typ)}
+}
+
+// legacyKind is the one kind per writer that earlier versions wrote.
+func legacyKind(writer string) string {
+	sum := sha256.Sum256([]byte(writer))
+	return legacyClaimPrefix + strings.ToUpper(hex.EncodeToString(sum[:8]))
+}
+
+// owner returns who holds k by the claims; the zero ownership when nobody
+// claims it.
+func (b *claimBook) owner(k rrset.Key) ownership {
+	if b == nil {
+		return ownership{}
+	}
+	c, ok := b.owners[k]
+	if !ok {
+		return ownership{}
+	}
+	return ownership{writer: c.writer, owner: c.owner}
+}
+
+// claims returns the claim record values for rrs, the RRsets a write is
+// about to write as the writer, stamped after every claim read (never
+// before now): nil when each of them is claimed already by the writer for
+// the same owner.
+func (b *claimBook) claims(rrs []*rrset.RRset, now int64) []string {
+	var values []string
+	stamp := max(now, b.maxStamp+1)
+	for _, rr := range rrs {
+		cur := b.owners[rr.Key()]
+		if cur.writer == b.writer && (rr.Owner == "" || rr.Owner == cur.owner) {
 			continue
 		}
-		mine[k] = now
-		values = append(values, claimValue(k, now))
+		v := claimLine + rr.Name + " " + rr.Type + " " + strconv.FormatInt(stamp, 10)
+		if rr.Owner != "" {
+			v += " " + rr.Owner
+		}
+		values = append(values, v)
 	}
 	if len(values) == 0 {
 		return nil
 	}
-	kind := powerdns.MetadataKind(claimKind(s.r.cfg.managedBy))
-	s.wrote = true
-	return s.call(ctx, func(ctx context.Context) error {
-		_, err := s.r.client.Metadata.Create(ctx, s.zone, kind, values)
-		return err
-	})
+	return append([]string{recordWriter + b.writer}, values...)
 }
 
-// setClaims replaces the writer's claims with mine (removing the kind when
-// nothing is left).
-func (s *syncRun) setClaims(ctx context.Context, mine map[rrset.Key]int64) error {
-	kind := powerdns.MetadataKind(claimKind(s.r.cfg.managedBy))
-	s.wrote = true
-	if len(mine) == 0 {
-		return s.call(ctx, func(ctx context.Context) error {
-			return s.r.client.Metadata.Delete(ctx, s.zone, kind)
-		})
-	}
-	keys := make([]rrset.Key, 0, len(mine))
-	for k := range mine {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if keys[i].Name != keys[j].Name {
-			return keys[i].Name < keys[j].Name
-		}
-		return keys[i].Type < keys[j].Type
-	})
-	values := make([]string, 0, len(keys)+1)
-	values = append(values, claimWriter+s.r.cfg.managedBy)
+// releases returns the release record values that cancel every active claim
+// of the writer on keys: nil when it has none.
+func (b *claimBook) releases(keys []rrset.Key) []string {
+	var values []string
 	for _, k := range keys {
-		values = append(values, claimValue(k, mine[k]))
+		for _, c := range b.mine[k] {
+			values = append(values, releaseLine+k.Name+" "+k.Type+" "+c.record)
+		}
 	}
-	return s.call(ctx, func(ctx context.Context) error {
-		_, err := s.r.client.Metadata.Set(ctx, s.zone, kind, values)
-		return err
-	})
+	if len(values) == 0 {
+		return nil
+	}
+	return append([]string{recordWriter + b.writer}, values...)
+}
+
+// stale returns the keys the writer claims that it does not hold (held
+// reports whether it holds a key now), sorted.
+func (b *claimBook) stale(held func(rrset.Key) bool) []rrset.Key {
+	var out []rrset.Key
+	for k := range b.mine {
+		if !held(k) {
+			out = append(out, k)
+		}
+	}
+	slices.SortFunc(out, func(x, y rrset.Key) int { return cmp.Or(cmp.Compare(x.Name, y.Name), cmp.Compare(x.Type, y.Type)) })
+	return out
+}
+
+// tidy is what a write may do to keep the writer's records few: post merged
+// (when not nil), then delete drop in order.
+type tidy struct {
+	merged []string
+	drop   []string
+}
+
+// tidying plans the upkeep of the writer's records, as they will stand once
+// released has been cancelled too: claim records with no active claim left
+// go, and when more than maxClaimRecords remain, the smallest are merged
+// into one so that mergeDownTo remain. Release records go once every claim
+// record they cancel is gone. Each claim is rewritten only when the records
+// it is merged with are as small as its own, so over its life a claim is
+// copied a number of times that grows with the logarithm of the writer's
+// RRsets, not with the number of writes.
+func (b *claimBook) tidying(released []rrset.Key) tidy {
+	gone := make(map[string]bool)
+	cancelled := make(map[rrset.Key]bool, len(released))
+	for _, k := range released {
+		cancelled[k] = true
+	}
+	type live struct {
+		rec    *claimRecord
+		claims []claim
+		keys   []rrset.Key
+	}
+	var lives []live
+	for _, rec := range b.records {
+		if rec.release {
+			continue
+		}
+		l := live{rec: rec}
+		for k, c := range rec.claims {
+			if cancelled[k] || !slices.ContainsFunc(b.mine[k], func(m claim) bool { return m.record == rec.kind }) {
+				continue
+			}
+			l.claims = append(l.claims, c)
+			l.keys = append(l.keys, k)
+		}
+		if len(l.claims) == 0 {
+			gone[rec.kind] = true
+			continue
+		}
+		lives = append(lives, l)
+	}
+	var t tidy
+	if len(lives) > maxClaimRecords {
+		slices.SortFunc(lives, func(x, y live) int {
+			return cmp.Or(cmp.Compare(len(x.claims), len(y.claims)), cmp.Compare(x.rec.kind, y.rec.kind))
+		})
+		merge := lives[:len(lives)-mergeDownTo+1]
+		type entry struct {
+			k rrset.Key
+			c claim
+		}
+		var entries []entry
+		for _, l := range merge {
+			gone[l.rec.kind] = true
+			for i, k := range l.keys {
+				entries = append(entries, entry{k, l.claims[i]})
+			}
+		}
+		slices.SortFunc(entries, func(x, y entry) int {
+			return cmp.Or(cmp.Compare(x.k.Name, y.k.Name), cmp.Compare(x.k.Type, y.k.Type), cmp.Compare(y.c.stamp, x.c.stamp))
+		})
+		// One claim per key, the latest: an older one of the writer's
+		// decides nothing.
+		entries = slices.CompactFunc(entries, func(x, y entry) bool { return x.k == y.k })
+		t.merged = []string{recordWriter + b.writer}
+		for _, e := range entries {
+			v := claimLine + e.k.Name + " " + e.k.Type + " " + strconv.FormatInt(e.c.stamp, 10)
+			if e.c.owner != "" {
+				v += " " + e.c.owner
+			}
+			t.merged = append(t.merged, v)
+		}
+	}
+	// Claim records first, then the releases that cancel them: a release
+	// deleted first would bring its claims back.
+	for _, rec := range b.records {
+		if gone[rec.kind] {
+			t.drop = append(t.drop, rec.kind)
+		}
+	}
+	for _, rec := range b.records {
+		if !rec.release {
+			continue
+		}
+		needed := false
+		for target := range rec.releases {
+			if !gone[target] && b.hasRecord(target) {
+				needed = true
+			}
+		}
+		if !needed {
+			t.drop = append(t.drop, rec.kind)
+		}
+	}
+	return t
+}
+
+func (b *claimBook) hasRecord(kind string) bool {
+	return slices.ContainsFunc(b.records, func(r *claimRecord) bool { return r.kind == kind })
 }

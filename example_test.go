@@ -48,7 +48,7 @@ func ExampleReconciler_Sync_powerDNS() {
 	res, err = gatewayDNS.Sync(ctx, zone, []rrset.RRset{cname, www})
 	printSync("gateway-dns", res, err)
 	// Output:
-	// external-dns: Programmed, requeue after 0s
+	// external-dns: Programmed, resync in about 10m0s
 	//   applied: + v4.example.com. 300 IN A 192.0.2.1
 	// gateway-dns: Conflict, requeue after 10m0s
 	//   applied: + www.example.com. 300 IN A 192.0.2.2
@@ -94,7 +94,12 @@ func ExampleReconciler_Plan_powerDNS() {
 
 func printSync(writer string, res reconcile.Result, err error) {
 	cond := reconcile.ConditionFor(res, err)
-	fmt.Printf("%s: %s, requeue after %s\n", writer, cond.Reason, res.RequeueAfter)
+	if cond.Programmed {
+		// In sync: come back at the resync interval, jittered by 10%.
+		fmt.Printf("%s: %s, resync in about %s\n", writer, cond.Reason, res.RequeueAfter.Round(10*time.Minute))
+	} else {
+		fmt.Printf("%s: %s, requeue after %s\n", writer, cond.Reason, res.RequeueAfter)
+	}
 	for _, c := range res.Applied {
 		fmt.Println("  applied:", c)
 	}

@@ -112,7 +112,7 @@ func TestCondition(t *testing.T) {
 	cases := []struct {
 		name   string
 		res    Result
-		want   string
+		want   ConditionReason
 		progd  bool
 		expect string
 	}{
@@ -143,13 +143,4 @@ func TestSummariseCaps(t *testing.T) {
 	items := []int{1, 2, 3, 4, 5}
 	got := summarise(items, func(i int) string { return strings.Repeat("x", i) })
 	assert.Equal(t, "x; xx; xxx; and 2 more", got)
-}
-
-func TestClaimsRoundTrip(t *testing.T) {
-	k := rrset.Key{Name: "api.example.com.", Type: "CNAME"}
-	writer, entries := parseClaims([]string{claimWriter + "gateway-dns", claimValue(k, 42), "claim broken", "claim a. A notanumber", "other"})
-	assert.Equal(t, "gateway-dns", writer)
-	assert.Equal(t, map[rrset.Key]int64{k: 42}, entries)
-	assert.True(t, strings.HasPrefix(claimKind("gateway-dns"), claimKindPrefix))
-	assert.NotEqual(t, claimKind("a"), claimKind("b"))
 }

@@ -9,62 +9,88 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/joeig/go-powerdns/v3"
 )
 
-// The zone write lock.
+// The zone lock.
 //
 // PowerDNS has no conditional write: two writers that read a zone, both find
 // a name free, and both PATCH it, leave only the second one's RRset, and the
-// first one's write is lost without a word. So a Sync that writes takes a
-// lock in zone metadata first, with what PowerDNS does offer: creating and
-// deleting a metadata kind of one value, which other readers see whole or
-// not at all (a PUT is not: PowerDNS deletes the old values, then inserts
-// the new ones). Every Reconciler instance has kinds of its own, which only
-// it writes, each stamped with its writer and a time:
+// first one's write is lost without a word; on a shared SQL database
+// (gpgsql) PowerDNS does not even keep a CNAME and an A written at once
+// apart. So an operation that creates an RRset at a key no writer holds,
+// adopts one or takes one over takes a lock in zone metadata first, with
+// what PowerDNS does offer: creating and deleting a metadata kind of one
+// value, which other readers see whole or not at all. Every Reconciler has
+// kinds of its own, which only it writes, each stamped with its writer and
+// a time:
 //
-//  1. A Sync reads the zone and plans.
-//  2. If it has something to write, it creates its held-lock kind
+//  1. The operation reads and decides.
+//  2. If a change needs the lock, it creates its held-lock kind
 //     X-PDNSKIT-L-<instance>-<n>, then reads the zone's metadata. If
-//     another instance holds a lock (not abandoned), it writes nothing:
-//     Result.Postponed. Of two writers that both create and read, at least
-//     the later reader sees the other, so two never write at once.
-//  3. If another instance held a lock or finished a write since a lock TTL
-//     before the Sync read the zone, that writer may have written since
-//     the read: it reads the zone again and plans anew. (The margin of a
-//     lock TTL covers the other writer's Sync, which holds its lock at
-//     most that long, and clocks that disagree by less.)
-//  4. It writes, records that it finished (X-PDNSKIT-D-<instance>-<n>),
-//     deletes its held-lock kind, and drops its previous finish record.
+//     another Reconciler holds a lock (not abandoned), it waits a little and
+//     tries again, and after WithLockWait writes nothing: Result.Postponed.
+//     Of two writers that both create and read, at least the later reader
+//     sees the other, so two never write at once.
+//  3. If another Reconciler held a lock or finished a write since a lock
+//     TTL before the operation read the zone, that writer may have written
+//     since the read: it reads again and decides anew, now that no other
+//     writer can write. (The margin of a lock TTL covers the other writer's
+//     operation, which holds its lock at most that long, and clocks that
+//     disagree by less.)
+//  4. It records that it writes (X-PDNSKIT-D-<instance>-<n>: a record of a
+//     write that then fails only costs another writer a second read),
+//     writes, deletes its held-lock kind, and drops its previous record.
+//     One request after the other: PowerDNS 4.7 on sqlite answers
+//     concurrent writes with 500 "database is locked".
 //
-// A Sync that finds nothing to write takes no lock: it costs one read of the
-// zone (and, with the metadata store, one of the zone's metadata). A writer
-// alone in its zones never reads a zone twice.
+// Why updates and deletes of the writer's own RRsets take no lock: another
+// writer that respects ownership never writes at a key this writer holds,
+// and every rule at a name is about which types stand there together, which
+// an update (same key, new data) or a delete (fewer types) cannot break
+// for anyone who checked against what was there. A writer that wants to
+// add a type next to them creates, so it takes the lock, and reads again if
+// it may have missed a write. Two replicas of one writer may update one
+// RRset at once; the later write wins, as it would one after the other.
+//
+// An operation that finds nothing to write takes no lock: it costs one read
+// of the zone (and, with the metadata store, one of the zone's metadata).
 const (
 	// lockHeldPrefix + instance + "-" + sequence names a held lock; the
-	// kind exists exactly while the Sync holds the lock.
+	// kind exists exactly while the operation holds the lock.
 	lockHeldPrefix = "X-PDNSKIT-L-"
-	// lockDonePrefix + instance + "-" + sequence records that a Sync of
-	// the instance wrote and finished.
+	// lockDonePrefix + instance + "-" + sequence records that an operation
+	// of the instance wrote under the lock.
 	lockDonePrefix = "X-PDNSKIT-D-"
 	lockWriter     = "writer "
 	lockAt         = " at "
 )
 
 // DefaultLockTTL is how long a held lock keeps other writers out. A lock
-// held longer belongs to a Sync that died; it is ignored.
+// held longer belongs to an operation that died; it is ignored.
 const DefaultLockTTL = 2 * time.Minute
 
+// DefaultLockWait is how long an operation waits for another writer's to
+// finish with the zone before it gives up and reports its changes as
+// postponed.
+const DefaultLockWait = 3 * time.Second
+
 // lockGC is how long another instance's lock kinds may stay before a writer
-// removes them: far longer than any Sync, so only those of instances that
-// died go.
+// removes them: far longer than any operation, so only those of instances
+// that died go.
 const lockGC = 24 * time.Hour
 
-// newInstance names a Reconciler's lock kinds. Twelve hex digits keep every
-// lock kind within the 32 characters SQL backends store for a kind.
+// The wait between two tries of a contended lock: real time, not the
+// Reconciler's clock, since what it waits for is another process.
+const (
+	lockRetryLeast  = 50 * time.Millisecond
+	lockRetrySpread = 200 * time.Millisecond
+)
+
+// newInstance names a Reconciler's metadata kinds. Twelve hex digits keep
+// every kind within the 32 characters SQL backends store for a kind.
 func newInstance() string {
 	b := make([]byte, 6)
 	if _, err := rand.Read(b); err != nil {
@@ -75,18 +101,26 @@ func newInstance() string {
 	return strings.ToUpper(hex.EncodeToString(b))
 }
 
-// lockSeqs numbers the Syncs that take a lock, so that every lock kind an
-// instance creates is new.
-var lockSeqs atomic.Uint64
+// kind names a new metadata kind of this Reconciler with prefix.
+func (r *Reconciler) kind(prefix string) string {
+	return prefix + r.instance + "-" + strings.ToUpper(strconv.FormatUint(r.seq.Add(1), 36))
+}
 
-func (r *Reconciler) lockKind(prefix string, seq uint64) string {
-	return prefix + r.instance + "-" + strings.ToUpper(strconv.FormatUint(seq, 36))
+// ownKind reports whether kind (of any prefix of this file or claims.go) was
+// created by this Reconciler.
+func (r *Reconciler) ownKind(kind string) bool {
+	for _, p := range []string{lockHeldPrefix, lockDonePrefix} {
+		if strings.HasPrefix(kind, p) {
+			return strings.HasPrefix(kind[len(p):], r.instance+"-")
+		}
+	}
+	return false
 }
 
 // lockStamp is the one value of a lock kind. One value is one row, which a
 // reader sees whole or not at all.
-func (s *syncRun) lockStamp() []string {
-	return []string{lockWriter + s.r.cfg.managedBy + lockAt + strconv.FormatInt(s.r.cfg.clock.Now().Unix(), 10)}
+func (o *op) lockStamp() []string {
+	return []string{lockWriter + o.r.cfg.managedBy + lockAt + strconv.FormatInt(o.r.cfg.clock.Now().Unix(), 10)}
 }
 
 // parseStamp reads a lock kind's value: its writer and time.
@@ -106,181 +140,129 @@ func parseStamp(values []string) (writer string, at int64, ok bool) {
 	return v[len(lockWriter):i], at, true
 }
 
-// lockOutcome is what taking the lock found.
-type lockOutcome struct {
+// lock is the zone lock as one operation holds it.
+type lock struct {
+	held string // the held-lock kind, "" when not held
+	done string // the finish record, once one was sent
+	// keep leaves the held lock in place: the write under it could not be
+	// recorded, so other writers must wait for its TTL rather than miss it.
+	keep bool
+	// metadata is the zone's metadata as read under the lock.
 	metadata []powerdns.Metadata
-	// contended is true when another writer holds the lock.
+	// contended is true when another writer holds the lock; holders names
+	// them.
 	contended bool
-	// holders names the writers holding it.
-	holders []string
+	holders   []string
 	// stale is true when another writer may have written since the zone
 	// was read.
 	stale bool
 }
 
-// acquire creates this Sync's held-lock kind and reads the zone's metadata,
-// to see whether another writer holds the lock, or held or finished a
-// write since a lock TTL before readAt, when the Sync read the zone. The
-// caller must release, whatever acquire returns.
-func (s *syncRun) acquire(ctx context.Context, readAt time.Time) (lockOutcome, error) {
-	s.lockSeq = lockSeqs.Add(1)
-	held := powerdns.MetadataKind(s.r.lockKind(lockHeldPrefix, s.lockSeq))
-	// POST creates the kind with its one row: unlike PUT, which PowerDNS
-	// carries out as a delete and then inserts, it is never seen half done.
-	err := s.call(ctx, func(ctx context.Context) error {
-		_, err := s.r.client.Metadata.Create(ctx, s.zone, held, s.lockStamp())
+// takeLock takes the zone lock, waiting up to WithLockWait while another
+// writer holds it. The caller must call releaseLock whatever it returns.
+func (o *op) takeLock(ctx context.Context, readAt time.Time) (*lock, error) {
+	deadline := time.Now().Add(o.r.cfg.lockWait)
+	lk := &lock{}
+	for {
+		if err := o.tryLock(ctx, lk, readAt); err != nil || !lk.contended {
+			return lk, err
+		}
+		// Free the try before waiting: two writers that wait while
+		// holding would wait for each other.
+		if err := o.releaseLock(ctx, lk); err != nil {
+			return lk, err
+		}
+		wait := lockRetryLeast + time.Duration(mrand.Int64N(int64(lockRetrySpread)))
+		if time.Now().Add(wait).After(deadline) {
+			return lk, nil
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return lk, ctx.Err()
+		case <-t.C:
+		}
+	}
+}
+
+// tryLock creates a held-lock kind and reads the zone's metadata, to see
+// whether another writer holds the lock, or held or finished a write since
+// a lock TTL before readAt.
+func (o *op) tryLock(ctx context.Context, lk *lock, readAt time.Time) error {
+	held := o.r.kind(lockHeldPrefix)
+	if err := o.srv.addKind(ctx, o.zone, held, o.lockStamp()); err != nil {
+		return fmt.Errorf("take zone lock: %w", err)
+	}
+	*lk = lock{held: held}
+	md, err := o.srv.metadata(ctx, o.zone)
+	if err != nil {
 		return err
-	})
-	if err != nil {
-		return lockOutcome{}, fmt.Errorf("take zone lock: %w", err)
 	}
-	s.locked = true
-	md, err := s.listMetadata(ctx)
-	if err != nil {
-		return lockOutcome{}, err
-	}
-	now := s.r.cfg.clock.Now().Unix()
-	ttl := int64(s.r.cfg.lockTTL / time.Second)
+	lk.metadata = md
+	now := o.r.cfg.clock.Now().Unix()
+	ttl := int64(o.r.cfg.lockTTL / time.Second)
 	since := readAt.Unix() - ttl
-	out := lockOutcome{metadata: md}
 	for _, m := range md {
 		if m.Kind == nil {
 			continue
 		}
 		kind := string(*m.Kind)
 		isHeld := strings.HasPrefix(kind, lockHeldPrefix)
-		if !isHeld && !strings.HasPrefix(kind, lockDonePrefix) {
+		if !isHeld && !strings.HasPrefix(kind, lockDonePrefix) || o.r.ownKind(kind) {
 			continue
-		}
-		if rest := kind[len(lockHeldPrefix):]; strings.HasPrefix(rest, s.r.instance+"-") {
-			continue // this instance's own (both prefixes are as long)
 		}
 		writer, at, ok := parseStamp(m.Metadata)
 		if !ok {
 			// Not written by this library, or not yet whole: assume the
 			// worst of it.
-			out.stale = true
+			lk.stale = true
 			continue
 		}
 		if isHeld && now-at < ttl {
-			out.contended = true
-			if !slices.Contains(out.holders, writer) {
-				out.holders = append(out.holders, writer)
+			lk.contended = true
+			if !slices.Contains(lk.holders, writer) {
+				lk.holders = append(lk.holders, writer)
 			}
 		}
 		if at >= since {
-			out.stale = true
+			lk.stale = true
 		}
 		if now-at > int64(lockGC/time.Second) {
-			s.dropKind(ctx, kind)
-		}
-	}
-	return out, nil
-}
-
-// awaitLock waits for another writer's Sync to finish with the zone: it
-// frees its own try (two writers that wait while holding would wait for
-// each other), waits a short random while, and tries again, until it gets
-// the lock or WithLockWait has passed. Another writer's Sync holds the lock
-// for about as long as one PATCH takes, so waiting is cheaper for the caller
-// than a requeue; the random wait keeps two writers from meeting again.
-func (s *syncRun) awaitLock(ctx context.Context, readAt time.Time) (lockOutcome, error) {
-	deadline := time.Now().Add(s.r.cfg.lockWait)
-	for {
-		if err := s.releaseLock(ctx); err != nil {
-			return lockOutcome{}, err
-		}
-		wait := lockRetryLeast + time.Duration(mrand.Int64N(int64(lockRetrySpread)))
-		if time.Now().Add(wait).After(deadline) {
-			// Out of patience: take the lock once more, to report who holds it.
-			return s.acquire(ctx, readAt)
-		}
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return lockOutcome{}, ctx.Err()
-		case <-t.C:
-		}
-		lock, err := s.acquire(ctx, readAt)
-		if err != nil || !lock.contended {
-			return lock, err
-		}
-	}
-}
-
-// The wait between two tries of a contended lock: real time, not the
-// Reconciler's clock, since what it waits for is another process.
-const (
-	lockRetryLeast  = 50 * time.Millisecond
-	lockRetrySpread = 200 * time.Millisecond
-)
-
-// DefaultLockWait is how long a Sync waits for another writer's Sync to
-// finish with the zone before it gives up and reports its changes as
-// postponed.
-const DefaultLockWait = 3 * time.Second
-
-// releaseLock records that this Sync wrote (when it did), then frees the
-// lock, then drops the previous finish record of this instance for the
-// zone. Should recording fail, the held lock stays: other writers wait for
-// its TTL rather than miss a write.
-func (s *syncRun) releaseLock(ctx context.Context) error {
-	if !s.locked {
-		return nil
-	}
-	done := ""
-	if s.wrote {
-		done = s.r.lockKind(lockDonePrefix, s.lockSeq)
-		if err := s.call(ctx, func(ctx context.Context) error {
-			_, err := s.r.client.Metadata.Create(ctx, s.zone, powerdns.MetadataKind(done), s.lockStamp())
-			return err
-		}); err != nil {
-			return fmt.Errorf("record the zone write: %w", err)
-		}
-	}
-	if err := s.call(ctx, func(ctx context.Context) error {
-		return s.r.client.Metadata.Delete(ctx, s.zone, powerdns.MetadataKind(s.r.lockKind(lockHeldPrefix, s.lockSeq)))
-	}); err != nil {
-		return fmt.Errorf("free zone lock: %w", err)
-	}
-	s.locked = false
-	if done != "" {
-		if prev := s.r.swapDone(s.zone, done); prev != "" {
-			s.dropKind(ctx, prev)
+			_ = o.srv.dropKind(ctx, o.zone, kind)
 		}
 	}
 	return nil
 }
 
-// swapDone remembers done as this instance's latest finish record in zone
-// and returns the one it replaces.
-func (r *Reconciler) swapDone(zone, done string) string {
-	r.doneMu.Lock()
-	defer r.doneMu.Unlock()
-	prev := r.done[zone]
-	r.done[zone] = done
-	return prev
-}
-
-// dropKind removes a lock kind that is no longer needed; failing to is
-// harmless.
-func (s *syncRun) dropKind(ctx context.Context, kind string) {
-	_ = s.call(ctx, func(ctx context.Context) error {
-		return s.r.client.Metadata.Delete(ctx, s.zone, powerdns.MetadataKind(kind))
-	})
-}
-
-// listMetadata reads every metadata kind of the zone.
-func (s *syncRun) listMetadata(ctx context.Context) ([]powerdns.Metadata, error) {
-	var md []powerdns.Metadata
-	err := s.call(ctx, func(ctx context.Context) error {
-		var err error
-		md, err = s.r.client.Metadata.List(ctx, s.zone)
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("read zone metadata: %w", err)
+// recordWrite sends the record that this operation writes under the lock.
+func (o *op) recordWrite(ctx context.Context, lk *lock) error {
+	done := o.r.kind(lockDonePrefix)
+	if err := o.srv.addKind(ctx, o.zone, done, o.lockStamp()); err != nil {
+		return fmt.Errorf("record the zone write: %w", err)
 	}
-	return md, nil
+	lk.done = done
+	return nil
+}
+
+// releaseLock frees the lock and drops this Reconciler's previous finish
+// record for the zone, which the new one replaces. A lock whose write was
+// not recorded stays held: other writers wait for its TTL rather than miss
+// a write.
+func (o *op) releaseLock(ctx context.Context, lk *lock) error {
+	if lk == nil || lk.held == "" || lk.keep {
+		return nil
+	}
+	if err := o.srv.dropKind(ctx, o.zone, lk.held); err != nil {
+		return fmt.Errorf("free zone lock: %w", err)
+	}
+	lk.held = ""
+	if lk.done != "" {
+		prev := o.mem.lastDone
+		o.mem.lastDone = lk.done
+		if prev != "" {
+			_ = o.srv.dropKind(ctx, o.zone, prev)
+		}
+	}
+	return nil
 }

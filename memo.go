@@ -14,6 +14,7 @@ import (
 // PowerDNS would refuse it again, and sending it anyway is the retry loop
 // that pages people.
 type refusalMemo struct {
+	key         rrset.Key
 	fingerprint uint64
 	problems    []pdnserrors.Problem
 }
@@ -31,7 +32,7 @@ func fingerprint(c rrset.Change, live *rrset.Set) uint64 {
 			_, _ = io.WriteString(h, "-\n")
 			return
 		}
-		_, _ = io.WriteString(h, rr.Name+" "+rr.Type+" "+strconv.FormatUint(uint64(rr.TTL), 10)+" "+rr.ManagedBy+"\n")
+		_, _ = io.WriteString(h, rr.Name+" "+rr.Type+" "+strconv.FormatUint(uint64(rr.TTL), 10)+" "+rr.ManagedBy+" "+rr.Owner+"\n")
 		for _, r := range rr.Records {
 			_, _ = io.WriteString(h, r+"\n")
 		}
@@ -44,49 +45,40 @@ func fingerprint(c rrset.Change, live *rrset.Set) uint64 {
 	return h.Sum64()
 }
 
-// remember records that PowerDNS refused the changes of u.
-func (r *Reconciler) remember(zone string, u unit, problems []pdnserrors.Problem, live *rrset.Set) {
-	r.memoMu.Lock()
-	defer r.memoMu.Unlock()
-	m := r.refusals[zone]
-	if m == nil {
-		m = make(map[string]refusalMemo)
-		r.refusals[zone] = m
+// refused reports the problems of c when PowerDNS refused it before and
+// neither it nor the live data at its name has changed since.
+func (m *zoneMemory) refused(c rrset.Change, live *rrset.Set) ([]pdnserrors.Problem, bool) {
+	if len(m.refusals) == 0 {
+		return nil, false
 	}
-	for _, c := range u.changes {
-		m[memoKey(c)] = refusalMemo{fingerprint: fingerprint(c, live), problems: problems}
+	memo, ok := m.refusals[memoKey(c)]
+	if !ok || memo.fingerprint != fingerprint(c, live) {
+		return nil, false
+	}
+	return memo.problems, true
+}
+
+// remember records that PowerDNS refused changes, judged against live.
+func (m *zoneMemory) remember(changes []rrset.Change, problems []pdnserrors.Problem, live *rrset.Set) {
+	for _, c := range changes {
+		m.refusals[memoKey(c)] = refusalMemo{key: c.Key(), fingerprint: fingerprint(c, live), problems: problems}
 	}
 }
 
-// skipRemembered removes from plan the changes PowerDNS refused before and
-// that nothing has changed since, reporting them as remembered refusals.
-// Unless dry, it forgets memos that no longer match a planned change, so the
-// memory holds only refusals still current.
-func (r *Reconciler) skipRemembered(zone string, plan rrset.Plan, live *rrset.Set, res *Result, dry bool) rrset.Plan {
-	r.memoMu.Lock()
-	defer r.memoMu.Unlock()
-	old := r.refusals[zone]
-	if len(old) == 0 {
-		return plan
+// keepRefusals forgets the remembered refusals within scope that the last
+// decision did not find current (still planned, nothing changed), so that
+// the memory holds only refusals that still stand.
+func (m *zoneMemory) keepRefusals(scope func(rrset.Key) bool, current []Refusal) {
+	if len(m.refusals) == 0 {
+		return
 	}
-	kept := make(map[string]refusalMemo)
-	out := plan
-	out.Changes = make([]rrset.Change, 0, len(plan.Changes))
-	for _, c := range plan.Changes {
-		key := memoKey(c)
-		if m, ok := old[key]; ok && m.fingerprint == fingerprint(c, live) {
-			kept[key] = m
-			res.Refused = append(res.Refused, Refusal{Change: c, Problems: m.problems, Remembered: true})
-			continue
+	keep := make(map[string]bool, len(current))
+	for _, r := range current {
+		keep[memoKey(r.Change)] = true
+	}
+	for key, memo := range m.refusals {
+		if !keep[key] && scope(memo.key) {
+			delete(m.refusals, key)
 		}
-		out.Changes = append(out.Changes, c)
 	}
-	switch {
-	case dry:
-	case len(kept) == 0:
-		delete(r.refusals, zone)
-	default:
-		r.refusals[zone] = kept
-	}
-	return out
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/pdnskit/reconcile/backoff"
@@ -31,6 +32,9 @@ const (
 	// unless the sync is forced (ForceDeletes).
 	DefaultDeleteGuardFraction = 0.30
 	DefaultDeleteGuardMin      = 10
+	// DefaultResync is RequeueAfter when everything is in sync: a record
+	// deleted behind the controller's back is restored within it.
+	DefaultResync = 10 * time.Minute
 )
 
 // OwnershipStore says where a Reconciler records which writer owns an RRset.
@@ -43,8 +47,9 @@ const (
 	// OwnershipComments records the writer in the RRset's comment, written
 	// in the same atomic PATCH as the records.
 	OwnershipComments
-	// OwnershipMetadata records claims in zone metadata, one X-… kind per
-	// writer, claimed before a write and released after a delete.
+	// OwnershipMetadata records claims in zone metadata: each write adds a
+	// record of the claims it makes before it writes, each delete a record
+	// of the claims it releases after it deletes.
 	OwnershipMetadata
 )
 
@@ -77,6 +82,7 @@ type config struct {
 
 	retry   []backoff.Option
 	requeue []backoff.Option
+	resync  time.Duration
 
 	deleteChecks  int
 	deleteSpan    time.Duration
@@ -85,8 +91,9 @@ type config struct {
 	upsertOnly    bool
 
 	maxPatchBytes int
-	policy        conflict.Policy
+	takeover      bool
 	adopt         bool
+	allowed       []conflict.Kind
 	ownership     OwnershipStore
 	dnsAddr       string
 	maxResponse   int64
@@ -99,12 +106,12 @@ func defaultConfig() config {
 		serverID:      DefaultServerID,
 		logger:        slog.New(slog.DiscardHandler),
 		clock:         backoff.SystemClock,
+		resync:        DefaultResync,
 		deleteChecks:  DefaultDeleteChecks,
 		deleteSpan:    DefaultDeleteSpan,
 		guardFraction: DefaultDeleteGuardFraction,
 		guardMin:      DefaultDeleteGuardMin,
 		maxPatchBytes: DefaultMaxPatchBytes,
-		policy:        conflict.Refuse,
 		ownership:     OwnershipAuto,
 		lockTTL:       DefaultLockTTL,
 		lockWait:      DefaultLockWait,
@@ -130,7 +137,9 @@ func WithHTTPClient(hc *http.Client) Option { return func(c *config) { c.httpCli
 // WithServerID sets the PowerDNS server ID (DefaultServerID by default).
 func WithServerID(id string) Option { return func(c *config) { c.serverID = id } }
 
-// WithLogger sets the logger; nothing is logged by default.
+// WithLogger sets the logger; nothing is logged by default. Controllers on
+// controller-runtime bridge their logr.Logger with
+// slog.New(logr.ToSlogHandler(log)).
 func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
 
 // WithClock sets the clock the deletion gate and backoff read; tests use a
@@ -138,23 +147,30 @@ func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l }
 func WithClock(clock backoff.Clock) Option { return func(c *config) { c.clock = clock } }
 
 // WithRetry sets how transient failures (network errors, timeouts, 5xx) of
-// one API call are retried within a Sync: backoff.WithMaxAttempts,
+// one API call are retried within an operation: backoff.WithMaxAttempts,
 // backoff.WithMaxElapsedTime, backoff.WithInitialInterval and so on.
 // Refusals are never retried.
 func WithRetry(opts ...backoff.Option) Option {
 	return func(c *config) { c.retry = append(c.retry, opts...) }
 }
 
-// WithRequeue sets how Result.RequeueAfter is chosen: the refusal interval
-// (backoff.WithRefusalInterval, 10 minutes by default) and the growth of
-// waits after transient failures.
+// WithRequeue sets how Result.RequeueAfter is chosen after a failure or a
+// refusal: the refusal interval (backoff.WithRefusalInterval, 10 minutes by
+// default) and the growth of waits after transient failures.
 func WithRequeue(opts ...backoff.Option) Option {
 	return func(c *config) { c.requeue = append(c.requeue, opts...) }
 }
 
+// WithResync sets RequeueAfter for an operation that finds everything in
+// sync: d with ±10% jitter (DefaultResync by default), so that a record
+// deleted behind the controller's back is restored without waiting for
+// the controller's own resync period. 0 turns it off (RequeueAfter 0).
+func WithResync(d time.Duration) Option { return func(c *config) { c.resync = d } }
+
 // WithDeletionGate sets how long an RRset of the writer's must be absent
-// from the desired state before it is deleted: on checks consecutive syncs
-// spanning at least span. WithDeletionGate(1, 0) deletes at once.
+// from the desired state before Sync deletes it: on checks consecutive
+// syncs spanning at least span. WithDeletionGate(1, 0) deletes at once.
+// Remove and Teardown are explicit deletes and pass no gate.
 func WithDeletionGate(checks int, span time.Duration) Option {
 	return func(c *config) { c.deleteChecks, c.deleteSpan = checks, span }
 }
@@ -166,7 +182,8 @@ func WithDeleteGuard(fraction float64, minRRsets int) Option {
 	return func(c *config) { c.guardFraction, c.guardMin = fraction, minRRsets }
 }
 
-// WithUpsertOnly makes the Reconciler create and update only, never delete.
+// WithUpsertOnly makes Sync create and update only, never delete absent
+// RRsets. Remove and Teardown still delete: they are asked to.
 func WithUpsertOnly() Option { return func(c *config) { c.upsertOnly = true } }
 
 // WithMaxPatchBytes sets the largest PATCH body the server accepts (its
@@ -176,23 +193,35 @@ func WithMaxPatchBytes(n int) Option { return func(c *config) { c.maxPatchBytes 
 // WithTakeover lets a write replace colliding RRsets that the writer owns
 // (or unowned ones, with WithAdoption) in the same atomic PATCH, instead of
 // being blocked. Another writer's RRset is never taken over.
-func WithTakeover() Option { return func(c *config) { c.policy = conflict.Takeover } }
+func WithTakeover() Option { return func(c *config) { c.takeover = true } }
 
-// WithAdoption lets the writer take ownership of live RRsets that no writer
-// claimed (written by hand or by an older controller).
+// WithAdoption lets the writer take ownership of the live RRsets it writes
+// or removes that no writer claimed (written by hand, or by the controller
+// before it used this library). Only the keys an operation names are
+// adopted, never anything else: a Sync adopts the keys of its desired
+// state, an Apply or a Remove its one key.
 func WithAdoption() Option { return func(c *config) { c.adopt = true } }
+
+// WithAllowed switches off rules that PowerDNS does not enforce itself, for
+// writers whose zones rely on them: WithAllowed(conflict.ALIASAndAddress)
+// lets an ALIAS stand next to A and AAAA at one name. Naming a rule PowerDNS
+// enforces, or an ownership rule (NotOwner; Unowned, which WithAdoption
+// governs), is a *ConfigError from New.
+func WithAllowed(kinds ...conflict.Kind) Option {
+	return func(c *config) { c.allowed = append(c.allowed, kinds...) }
+}
 
 // WithOwnershipStore overrides where ownership is recorded.
 func WithOwnershipStore(s OwnershipStore) Option { return func(c *config) { c.ownership = s } }
 
 // WithMaxResponseBytes bounds how much of one answer from PowerDNS is read
-// (pdnsapi.DefaultMaxResponseBytes, 512 MiB, by default): a larger answer is
-// an error, never a truncated zone.
+// (pdnsapi.DefaultMaxResponseBytes by default): a larger answer is an
+// error, never a truncated zone.
 func WithMaxResponseBytes(n int64) Option { return func(c *config) { c.maxResponse = n } }
 
-// WithLockWait sets how long a Sync that has something to write waits for
-// another writer's Sync to finish with the zone (DefaultLockWait) before it
-// reports its changes as postponed; 0 postpones at once.
+// WithLockWait sets how long an operation that must take the zone lock
+// waits for another writer's to finish with the zone (DefaultLockWait)
+// before it reports its changes as postponed; 0 postpones at once.
 func WithLockWait(d time.Duration) Option { return func(c *config) { c.lockWait = d } }
 
 // WithDNSAddr sets the host:port Verify queries; by default the API host on
@@ -230,21 +259,85 @@ func (c *config) validate() error {
 		return &ConfigError{"WithOwnershipStore", c.ownership.String() + " is not a store"}
 	case c.lockWait < 0:
 		return &ConfigError{"WithLockWait", "must not be negative"}
+	case c.resync < 0:
+		return &ConfigError{"WithResync", "must not be negative"}
 	case c.logger == nil:
 		return &ConfigError{"WithLogger", "nil logger"}
 	case c.clock == nil:
 		return &ConfigError{"WithClock", "nil clock"}
 	}
+	for _, k := range c.allowed {
+		switch {
+		case k == conflict.NotOwner || k == conflict.Unowned:
+			return &ConfigError{"WithAllowed", string(k) + " is ownership, not a rule to switch off (WithAdoption takes RRsets no writer holds)"}
+		case k.EnforcedByPowerDNS():
+			return &ConfigError{"WithAllowed", string(k) + " is enforced by PowerDNS itself: allowing it would only turn blocks into refusals"}
+		case !k.Known():
+			return &ConfigError{"WithAllowed", fmt.Sprintf("%q is not a conflict kind", string(k))}
+		}
+	}
 	return nil
 }
 
-// SyncOption changes one Sync.
-type SyncOption func(*syncConfig)
+// conflictOptions are the conflict rules of this writer.
+func (c *config) conflictOptions() []conflict.Option {
+	policy := conflict.Refuse
+	if c.takeover {
+		policy = conflict.Takeover
+	}
+	opts := []conflict.Option{conflict.WithPolicy(policy), conflict.WithAdoption(c.adopt)}
+	if len(c.allowed) > 0 {
+		opts = append(opts, conflict.WithAllowed(c.allowed...))
+	}
+	return opts
+}
 
-type syncConfig struct {
+// SyncOption changes one Sync, Plan, Apply or Remove.
+type SyncOption func(*runConfig)
+
+type runConfig struct {
 	forceDeletes bool
+	teardown     bool
+	owner        string
 }
 
 // ForceDeletes lets this Sync pass the delete guard: an operator confirmed
 // that a large deletion is wanted. The deletion gate still applies.
-func ForceDeletes() SyncOption { return func(s *syncConfig) { s.forceDeletes = true } }
+func ForceDeletes() SyncOption { return func(s *runConfig) { s.forceDeletes = true } }
+
+// Teardown makes this Sync delete the writer's RRsets that are absent from
+// desired at once, past the deletion gate and the delete guard: the
+// caller knows they are to go (a finalizer runs, the zone's object is
+// being deleted). It needs no memory of earlier syncs, so it works on a
+// fresh Reconciler.
+func Teardown() SyncOption { return func(s *runConfig) { s.teardown = true } }
+
+// WithOwner records the object behind this write (e.g. "namespace/name")
+// next to the writer, in the ownership comment or the metadata claim. Within
+// one writer the controller arbitrates between its objects (e.g. the
+// oldest object owns the RRset): a write by another owner of the same
+// writer is allowed and reported in Result.Handovers; other writers stay
+// blocked, and conflict messages name writer and owner. ref is 1 to 253
+// printable characters without spaces.
+func WithOwner(ref string) SyncOption { return func(s *runConfig) { s.owner = ref } }
+
+func newRunConfig(opts []SyncOption) runConfig {
+	var rc runConfig
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&rc)
+		}
+	}
+	return rc
+}
+
+// validOwner reports why ref cannot be recorded as an owner, or "".
+func validOwner(ref string) string {
+	switch {
+	case len(ref) > 253:
+		return "longer than 253 characters"
+	case pdnsapi.HasControl(ref) || strings.ContainsAny(ref, " \t"):
+		return "holds a space or a control character"
+	}
+	return ""
+}

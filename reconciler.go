@@ -2,40 +2,36 @@ package reconcile
 
 import (
 	"context"
-	"fmt"
 	"net"
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 
-	"github.com/joeig/go-powerdns/v3"
-
-	"github.com/pdnskit/reconcile/backoff"
 	"github.com/pdnskit/reconcile/internal/pdnsapi"
 )
 
-// Reconciler writes the desired RRsets of zones into one PowerDNS server as
-// one writer. It is safe for concurrent use: Syncs of different zones run in
-// parallel, Syncs of one zone one after another.
+// Reconciler writes RRsets into one PowerDNS server as one writer. It is
+// safe for concurrent use: operations on different zones run in parallel,
+// operations on one zone take turns (within this Reconciler; other
+// Reconcilers and other processes are kept apart by the zone lock in
+// PowerDNS, see lock.go).
+//
+// Every operation is made of the same three steps: read (what PowerDNS
+// holds, through the server type, which alone talks to PowerDNS), decide (a
+// pure function from the desired state, the read and what the Reconciler
+// remembers, to the changes to send), and write (the lock where a change
+// needs it, ownership claims, the PATCH, isolation of refusals).
 type Reconciler struct {
-	cfg     config
-	client  *pdnsapi.Client
-	gate    *backoff.Gate
-	requeue *backoff.Requeue
+	cfg    config
+	server *server
 
-	zoneLocks sync.Map // zone → chan struct{}, one Sync of the zone at a time
-
-	storeTurn chan struct{}  // one detection of the ownership store at a time
-	store     OwnershipStore // resolved from OwnershipAuto on first use
-
-	memoMu   sync.Mutex
-	refusals map[string]map[string]refusalMemo // zone → change key → memo
-
-	// instance names this Reconciler's zone lock kinds (see lock.go); done
-	// holds, per zone, its latest record of a finished write.
+	// instance names this Reconciler's metadata kinds (lock.go, claims.go);
+	// seq numbers them, so that every kind it creates is new.
 	instance string
-	doneMu   sync.Mutex
-	done     map[string]string
+	seq      atomic.Uint64
+
+	zones sync.Map // canonical zone name → *zoneMemory
 }
 
 // New returns a Reconciler for the PowerDNS server whose API is at serverURL
@@ -67,89 +63,55 @@ func New(serverURL string, opts ...Option) (*Reconciler, error) {
 			cfg.dnsAddr = net.JoinHostPort(u.Hostname(), "53")
 		}
 	}
-	requeue := append([]backoff.Option{backoff.WithClock(cfg.clock)}, cfg.requeue...)
 	return &Reconciler{
-		cfg:       cfg,
-		client:    client,
-		gate:      backoff.NewGate(cfg.deleteChecks, cfg.deleteSpan, backoff.WithClock(cfg.clock)),
-		requeue:   backoff.NewRequeue(requeue...),
-		store:     cfg.ownership,
-		storeTurn: make(chan struct{}, 1),
-		refusals:  make(map[string]map[string]refusalMemo),
-		instance:  newInstance(),
-		done:      make(map[string]string),
+		cfg:      cfg,
+		server:   newServer(client, cfg),
+		instance: newInstance(),
 	}, nil
 }
 
 // ManagedBy returns the writer the Reconciler writes as.
 func (r *Reconciler) ManagedBy() string { return r.cfg.managedBy }
 
-// lockZone serialises Syncs of one zone within this Reconciler. Waiting for
-// the Sync in progress ends with ctx: a Sync never outlives its context,
-// even behind another one stuck on a server that does not answer.
-func (r *Reconciler) lockZone(ctx context.Context, zone string) (unlock func(), err error) {
-	m, _ := r.zoneLocks.LoadOrStore(zone, make(chan struct{}, 1))
-	unlock, err = take(ctx, m.(chan struct{}))
+// Forget drops everything the Reconciler remembers about zone: the
+// deletion gate's streaks, remembered refusals, requeue streaks and its
+// record of its last write under the zone lock. Call it when the zone is
+// gone or no longer this writer's business; an operation on the zone in
+// progress finishes first.
+func (r *Reconciler) Forget(zone string) {
+	canonical, err := canonicalZone(zone)
 	if err != nil {
-		return nil, fmt.Errorf("wait for the Sync of the zone in progress: %w", err)
+		return
 	}
-	return unlock, nil
+	m, ok := r.zones.Load(canonical)
+	if !ok {
+		return
+	}
+	mem := m.(*zoneMemory)
+	mem.turn <- struct{}{}
+	defer func() { <-mem.turn }()
+	mem.reset(r.cfg)
 }
 
-// take takes the one turn of sem, or gives up when ctx ends first.
-func take(ctx context.Context, sem chan struct{}) (release func(), err error) {
+// memory returns what the Reconciler remembers about zone (canonical).
+func (r *Reconciler) memory(zone string) *zoneMemory {
+	if m, ok := r.zones.Load(zone); ok {
+		return m.(*zoneMemory)
+	}
+	m, _ := r.zones.LoadOrStore(zone, newZoneMemory(r.cfg))
+	return m.(*zoneMemory)
+}
+
+// takeTurn waits for the zone's turn in this Reconciler: one operation of a
+// zone at a time. Waiting ends with ctx, so an operation never outlives its
+// context, even behind another one stuck on a server that does not answer.
+func (m *zoneMemory) takeTurn(ctx context.Context) (release func(), err error) {
 	select {
-	case sem <- struct{}{}:
-		return func() { <-sem }, nil
+	case m.turn <- struct{}{}:
+		return func() { <-m.turn }, nil
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-}
-
-// ownershipStore returns where ownership is recorded on this server,
-// deciding once from the server's version and backend when the store is
-// OwnershipAuto: comments, except on LMDB before 5.1, which refuses them.
-func (r *Reconciler) ownershipStore(ctx context.Context, s *syncRun) (OwnershipStore, error) {
-	done, err := take(ctx, r.storeTurn)
-	if err != nil {
-		return OwnershipAuto, err
-	}
-	defer done()
-	if r.store != OwnershipAuto {
-		return r.store, nil
-	}
-	var (
-		server   *powerdns.Server
-		settings []powerdns.ConfigSetting
-	)
-	err = s.call(ctx, func(ctx context.Context) error {
-		var err error
-		server, err = r.client.Servers.Get(ctx, r.client.VHost)
-		return err
-	})
-	if err == nil {
-		err = s.call(ctx, func(ctx context.Context) error {
-			var err error
-			settings, err = r.client.Config.List(ctx)
-			return err
-		})
-	}
-	if err != nil {
-		return OwnershipAuto, err
-	}
-	version := ""
-	if server != nil && server.Version != nil {
-		version = *server.Version
-	}
-	launch := ""
-	for _, st := range settings {
-		if st.Name != nil && *st.Name == "launch" && st.Value != nil {
-			launch = *st.Value
-		}
-	}
-	r.store = storeFor(version, launch)
-	r.cfg.logger.Debug("ownership store chosen", "store", r.store.String(), "version", version, "launch", launch)
-	return r.store, nil
 }
 
 // storeFor picks the ownership store for a server of this version whose
@@ -171,20 +133,20 @@ func storeFor(version, launch string) OwnershipStore {
 // versionAtLeast compares a PowerDNS version string such as "4.9.18" or
 // "5.1.0-alpha1" with major.minor; an unreadable version counts as old.
 func versionAtLeast(version string, major, minor int) bool {
-	var maj, mnr int
 	parts := strings.SplitN(version, ".", 3)
 	if len(parts) < 2 {
 		return false
 	}
-	maj, ok1 := atoi(parts[0])
-	mnr, ok2 := atoi(parts[1])
+	maj, ok1 := leadingInt(parts[0])
+	mnr, ok2 := leadingInt(parts[1])
 	if !ok1 || !ok2 {
 		return false
 	}
 	return maj > major || (maj == major && mnr >= minor)
 }
 
-func atoi(s string) (int, bool) {
+// leadingInt reads the digits at the start of s ("1-alpha" is 1).
+func leadingInt(s string) (int, bool) {
 	n := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]

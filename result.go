@@ -10,30 +10,35 @@ import (
 	"github.com/pdnskit/reconcile/rrset"
 )
 
-// Result is what one Sync did to a zone.
+// Result is what one Sync, Apply or Remove did to a zone.
 type Result struct {
 	// Zone is the zone's canonical name.
 	Zone string
 	// Applied lists the changes PowerDNS accepted.
 	Applied []rrset.Change
-	// Blocked lists the writes refused before PowerDNS saw them.
+	// Blocked lists the writes (and explicit deletes) refused before
+	// PowerDNS saw them.
 	Blocked []conflict.Conflict
 	// Refused lists the changes PowerDNS refused, each with its problems.
 	Refused []Refusal
 	// Deferred lists the deletes held back on purpose.
 	Deferred []Deferral
-	// Postponed lists the changes not sent because another writer's Sync
-	// was writing to the zone (PostponedFor names it); a later Sync sends
-	// them. RequeueAfter is then a second or two.
+	// Handovers lists the RRsets of the writer that passed from one owner
+	// to another (WithOwner).
+	Handovers []Handover
+	// Postponed lists the changes not sent because another writer held
+	// the zone lock (PostponedFor names it); a later operation sends them.
+	// RequeueAfter is then a second or two.
 	Postponed    []rrset.Change
 	PostponedFor []string
-	// RequeueAfter is when the caller should sync the zone again: 0 when
-	// nothing is left to do, the refusal interval after a block or refusal
-	// (trying sooner cannot help), the deletion gate's pace while deletes
-	// are deferred, and a growing wait after transient failures.
+	// RequeueAfter is when the caller should come back: the resync
+	// interval (WithResync, jittered) when everything is in sync, the
+	// refusal interval after a block or refusal (trying sooner cannot
+	// help), the deletion gate's pace while deletes are deferred, and a
+	// growing wait after transient failures.
 	RequeueAfter time.Duration
-	// Requests counts the API calls the Sync made; Patches the PATCHes
-	// among them.
+	// Requests counts the API calls the operation made; Patches the
+	// PATCHes among them.
 	Requests, Patches int
 }
 
@@ -78,60 +83,32 @@ func (d Deferral) String() string {
 	return fmt.Sprintf("%s %s delete deferred: %s", d.RRset.Name, d.RRset.Type, d.Reason)
 }
 
-// Condition reasons, matching the Programmed condition DNS controllers
-// publish.
-const (
-	ReasonProgrammed = "Programmed"
-	ReasonConflict   = "Conflict"
-	ReasonNotOwner   = "NotOwner"
-	ReasonPDNSError  = "PDNSError"
-	ReasonPending    = "Pending"
-)
-
-// Condition summarises a Result as a controller's Programmed condition.
-type Condition struct {
-	Programmed bool
-	Reason     string
-	Message    string
+// Handover is an RRset of the writer that another object of the writer
+// wrote over (WithOwner): the controller arbitrates between its objects, so
+// it is allowed, and reported.
+type Handover struct {
+	Key rrset.Key
+	// From is the owner recorded before ("" when none was), To the one
+	// recorded now.
+	From, To string
 }
 
-// Condition maps the Result onto the Programmed condition: false with
-// PDNSError when PowerDNS refused a change, Conflict or NotOwner when a write
-// was blocked (Conflict wins when both occur), Pending when deletes are
-// deferred; true with Programmed otherwise.
-func (r Result) Condition() Condition {
-	switch {
-	case len(r.Refused) > 0:
-		return Condition{Reason: ReasonPDNSError, Message: summarise(r.Refused, Refusal.String)}
-	case len(r.Blocked) > 0:
-		reason := ReasonNotOwner
-		for _, c := range r.Blocked {
-			if c.Kind != conflict.NotOwner && c.Kind != conflict.Unowned {
-				reason = ReasonConflict
-			}
-		}
-		return Condition{Reason: reason, Message: summarise(r.Blocked, conflict.Conflict.String)}
-	case len(r.Postponed) > 0:
-		return Condition{Reason: ReasonPending, Message: fmt.Sprintf("%d change(s) postponed: %s writing to the zone",
-			len(r.Postponed), strings.Join(r.PostponedFor, ", "))}
-	case r.pending():
-		return Condition{Reason: ReasonPending, Message: summarise(r.waiting(), Deferral.String)}
+func (h Handover) String() string {
+	from := h.From
+	if from == "" {
+		from = "no owner"
 	}
-	msg := fmt.Sprintf("%d change(s) applied", len(r.Applied))
-	if len(r.Applied) == 0 {
-		msg = "in sync"
-	}
-	return Condition{Programmed: true, Reason: ReasonProgrammed, Message: msg}
+	return fmt.Sprintf("%s %s handed over from %s to %s", h.Key.Name, h.Key.Type, from, h.To)
 }
 
-// ConditionFor maps the outcome of a Sync onto the Programmed condition: a
-// failed Sync is false with PDNSError and the error as message; otherwise
-// it is res.Condition().
-func ConditionFor(res Result, err error) Condition {
-	if err != nil {
-		return Condition{Reason: ReasonPDNSError, Message: err.Error()}
-	}
-	return res.Condition()
+// PlanResult is what a Sync of a zone would do now: the Result it would
+// have before writing (Blocked, Refused as remembered, Deferred, Handovers,
+// and Requests, all of them reads), and the changes it would send.
+type PlanResult struct {
+	Result
+	// Plan holds the changes Sync would send, in the order it would send
+	// them.
+	Plan rrset.Plan
 }
 
 // waiting returns the deferrals that wait for something: all but those of
@@ -148,16 +125,8 @@ func (r Result) waiting() []Deferral {
 
 func (r Result) pending() bool { return len(r.waiting()) > 0 }
 
-// summarise renders the first few items, enough for a condition message.
-func summarise[T any](items []T, render func(T) string) string {
-	const most = 3
-	parts := make([]string, 0, min(len(items), most)+1)
-	for i, it := range items {
-		if i == most {
-			parts = append(parts, fmt.Sprintf("and %d more", len(items)-most))
-			break
-		}
-		parts = append(parts, render(it))
-	}
-	return strings.Join(parts, "; ")
+// inSync reports whether the operation left nothing to do: nothing
+// blocked, refused, postponed or waiting.
+func (r Result) inSync() bool {
+	return len(r.Blocked) == 0 && len(r.Refused) == 0 && len(r.Postponed) == 0 && !r.pending()
 }

@@ -69,7 +69,7 @@ func (r *Reconciler) Verify(ctx context.Context, zone string, desired []rrset.RR
 	if err != nil {
 		return VerifyResult{}, &InputError{Zone: zone, Err: err}
 	}
-	want, err := desiredSet(canonical, r.cfg.managedBy, desired)
+	want, err := stamp{writer: r.cfg.managedBy}.desiredSet(canonical, desired)
 	if err != nil {
 		return VerifyResult{}, err
 	}

@@ -52,13 +52,23 @@ func (r Result) Blocked(k rrset.Key) bool {
 // live per name a write touches (the first lookup in a Set builds its index
 // by name, once).
 func Check(desired, live *rrset.Set, writer string, opts ...Option) Result {
+	return CheckPlan(rrset.Diff(desired, live, writer), live, opts...)
+}
+
+// CheckPlan judges a plan that Diff made for plan.ManagedBy against the
+// live Set it was made from, by the rules of Check, and returns what may be
+// sent. The plan may have lost changes on the way (a caller's policy that
+// holds some deletes back, or a plan narrowed to some keys): a live RRset
+// whose delete is not in the plan stays, and writes are judged next to it.
+// Check is CheckPlan of Diff.
+func CheckPlan(plan rrset.Plan, live *rrset.Set, opts ...Option) Result {
 	o := defaultOptions()
 	for _, opt := range opts {
 		if opt != nil {
 			opt(&o)
 		}
 	}
-	plan := rrset.Diff(desired, live, writer)
+	writer := plan.ManagedBy
 	j := &judge{
 		opts:    o,
 		writer:  writer,
@@ -281,7 +291,7 @@ func (j *judge) ownership(w *write) {
 func (j *judge) collide(w *write, entries []*entry, atApex bool) {
 	for i, e := range entries {
 		k := pairKind(w.rr.Type, e.rr.Type, atApex)
-		if k == "" {
+		if k == "" || j.opts.allowed[k] {
 			continue
 		}
 		f := w.find(k)

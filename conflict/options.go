@@ -45,6 +45,7 @@ type options struct {
 	policy   Policy
 	adopt    bool
 	disabled []rrset.RRset
+	allowed  map[Kind]bool
 }
 
 func defaultOptions() options { return options{policy: Refuse} }
@@ -77,4 +78,24 @@ func WithAdoption(adopt bool) Option { return func(o *options) { o.adopt = adopt
 // Repeated options add up.
 func WithDisabledLive(rrsets ...rrset.RRset) Option {
 	return func(o *options) { o.disabled = append(o.disabled, rrsets...) }
+}
+
+// WithAllowed switches off rules that PowerDNS does not enforce itself, for
+// zones that rely on them: WithAllowed(ALIASAndAddress) lets an ALIAS stand
+// next to A and AAAA. Kinds PowerDNS enforces (EnforcedByPowerDNS) and the
+// ownership kinds (NotOwner, Unowned) are ignored: PowerDNS would refuse
+// the first anyway, and ownership is not a rule but whose data it is
+// (WithAdoption governs unowned RRsets). Repeated options add up.
+func WithAllowed(kinds ...Kind) Option {
+	return func(o *options) {
+		for _, k := range kinds {
+			if k.EnforcedByPowerDNS() || k == NotOwner || k == Unowned {
+				continue
+			}
+			if o.allowed == nil {
+				o.allowed = make(map[Kind]bool)
+			}
+			o.allowed[k] = true
+		}
+	}
 }

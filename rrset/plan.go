@@ -167,8 +167,11 @@ func (c Change) renderUpdate(b *strings.Builder) {
 		b.WriteString(" -> " + strconv.FormatUint(uint64(nu.TTL), 10))
 	}
 	b.WriteString(" IN " + nu.Type)
-	if old.ManagedBy != nu.ManagedBy {
+	switch {
+	case old.ManagedBy != nu.ManagedBy:
 		b.WriteString(" (owner " + owner(old.ManagedBy) + " -> " + owner(nu.ManagedBy) + ")")
+	case nu.Owner != "" && old.Owner != nu.Owner:
+		b.WriteString(" (object " + owner(old.Owner) + " -> " + owner(nu.Owner) + ")")
 	}
 	b.WriteByte('\n')
 	// Both lists are sorted: merge them.

@@ -29,15 +29,21 @@ type RRset struct {
 	TTL       uint32   `json:"ttl"`                 // seconds
 	Records   []string `json:"records"`             // canonical PowerDNS contents, sorted, no duplicates
 	ManagedBy string   `json:"managedBy,omitempty"` // the writer that owns this RRset; "" when nobody claimed it
+	// Owner is the object behind the write within its writer (e.g. a
+	// Kubernetes "namespace/name"), recorded next to ManagedBy; "" when
+	// none was given. Writers arbitrate between their own objects, so it
+	// never blocks a write: an RRset changing owner within one writer is a
+	// handover, not a conflict.
+	Owner string `json:"owner,omitempty"`
 }
 
 // Key returns the RRset's key.
 func (r RRset) Key() Key { return Key{Name: r.Name, Type: r.Type} }
 
-// Equal reports whether r and o are the same RRset with the same data and
-// the same owner.
+// Equal reports whether r and o are the same RRset with the same data, the
+// same writer and the same owner.
 func (r RRset) Equal(o RRset) bool {
-	return r.ManagedBy == o.ManagedBy && r.EqualData(o)
+	return r.ManagedBy == o.ManagedBy && r.Owner == o.Owner && r.EqualData(o)
 }
 
 // EqualData reports whether r and o are the same RRset with the same TTL and

@@ -2,6 +2,8 @@ package pdnsapi
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 
 	powerdns "github.com/joeig/go-powerdns/v3"
 )
@@ -88,4 +90,19 @@ func (c *Client) DeleteZone(ctx context.Context, zone string) error {
 	return Call(ctx, func(ctx context.Context) error {
 		return c.Zones.Delete(ctx, ZoneID(zone))
 	})
+}
+
+// ZoneInfo reads zone's properties (kind, SOA-EDIT-API, DNSSEC, ...) and the
+// RRsets q asks for, decoded as go-powerdns decodes a zone: for the few
+// calls that need every property rather than a large zone's RRsets.
+func (c *Client) ZoneInfo(ctx context.Context, zone string, q ZoneQuery) (*powerdns.Zone, error) {
+	body, err := c.get(ctx, zone, q)
+	if err != nil {
+		return nil, err
+	}
+	z := new(powerdns.Zone)
+	if err := json.Unmarshal(body, z); err != nil {
+		return nil, fmt.Errorf("decode zone %s: %w", zone, err)
+	}
+	return z, nil
 }

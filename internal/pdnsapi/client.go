@@ -156,33 +156,42 @@ func ZoneID(zone string) string {
 // every problem PowerDNS reported; a transport failure is returned as the
 // HTTP client gave it.
 func (c *Client) GetZone(ctx context.Context, zone string, q ZoneQuery) (zonejson.Zone, error) {
-	u, err := url.Parse(c.BaseURL)
+	body, err := c.get(ctx, zone, q)
 	if err != nil {
 		return zonejson.Zone{}, err
-	}
-	u = u.JoinPath("api", "v1", "servers", c.VHost, "zones", ZoneID(zone))
-	u.RawQuery = q.values().Encode()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
-	if err != nil {
-		return zonejson.Zone{}, err
-	}
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return zonejson.Zone{}, err
-	}
-	defer resp.Body.Close()
-	body, err := readBody(resp)
-	if err != nil {
-		return zonejson.Zone{}, fmt.Errorf("read zone %s: %w", zone, err)
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return zonejson.Zone{}, pdnserrors.Parse(resp.StatusCode, body)
 	}
 	z, err := zonejson.Decode(body)
 	if err != nil {
 		return zonejson.Zone{}, fmt.Errorf("decode zone %s: %w", zone, err)
 	}
 	return z, nil
+}
+
+// get reads the answer to GET /servers/{id}/zones/{zone id}, narrowed by q.
+func (c *Client) get(ctx context.Context, zone string, q ZoneQuery) ([]byte, error) {
+	u, err := url.Parse(c.BaseURL)
+	if err != nil {
+		return nil, err
+	}
+	u = u.JoinPath("api", "v1", "servers", c.VHost, "zones", ZoneID(zone))
+	u.RawQuery = q.values().Encode()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	body, err := readBody(resp)
+	if err != nil {
+		return nil, fmt.Errorf("read zone %s: %w", zone, err)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return nil, pdnserrors.Parse(resp.StatusCode, body)
+	}
+	return body, nil
 }
 
 // readBody reads an answer to its end, into one buffer of its announced

@@ -28,6 +28,9 @@ import (
 type Zone struct {
 	Name   string
 	RRsets []RRset
+	// SOAEditAPI is the zone's soa_edit_api: when set, PowerDNS rewrites
+	// the serial of any SOA written through the API.
+	SOAEditAPI string
 }
 
 // RRset is one RRset of a zone.
@@ -101,6 +104,8 @@ func Decode(data []byte) (Zone, error) {
 		switch {
 		case keyIs(key, "name"):
 			return d.stringInto(&z.Name, "zone name")
+		case keyIs(key, "soa_edit_api"):
+			return d.stringInto(&z.SOAEditAPI, "zone soa_edit_api")
 		case keyIs(key, "rrsets"):
 			// A served RRset takes some 200 bytes: size the slice once
 			// rather than grow it a dozen times on a large zone.

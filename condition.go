@@ -1,0 +1,121 @@
+package reconcile
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/pdnskit/reconcile/conflict"
+	pdnserrors "github.com/pdnskit/reconcile/errors"
+)
+
+// ConditionType is the type of the condition DNS controllers publish about a
+// write: Programmed, True once PowerDNS holds what the object asks for.
+const ConditionType = "Programmed"
+
+// ConditionReason is the reason of a Programmed condition, in the CamelCase
+// form Kubernetes conditions use.
+type ConditionReason string
+
+// The reasons a Condition gives.
+const (
+	// ReasonProgrammed: PowerDNS holds what was asked (status True).
+	ReasonProgrammed ConditionReason = "Programmed"
+	// ReasonConflict: a write was blocked by other data at its name.
+	ReasonConflict ConditionReason = "Conflict"
+	// ReasonNotOwner: the RRset belongs to another writer, or to nobody and
+	// adoption is off.
+	ReasonNotOwner ConditionReason = "NotOwner"
+	// ReasonPDNSError: PowerDNS refused a change or could not be reached.
+	ReasonPDNSError ConditionReason = "PDNSError"
+	// ReasonPending: deletes wait for the deletion gate, or another writer
+	// held the zone for a moment.
+	ReasonPending ConditionReason = "Pending"
+	// ReasonInvalidInput: the caller's data cannot be written (an
+	// *InputError): nothing was sent, and trying again cannot help until
+	// the data changes.
+	ReasonInvalidInput ConditionReason = "InvalidInput"
+	// ReasonZoneNotFound: the zone does not exist on the server.
+	ReasonZoneNotFound ConditionReason = "ZoneNotFound"
+)
+
+// Condition summarises an operation as a controller's Programmed condition.
+type Condition struct {
+	Programmed bool
+	Reason     ConditionReason
+	Message    string
+}
+
+// Status returns "True" or "False", as metav1.ConditionStatus spells them.
+func (c Condition) Status() string {
+	if c.Programmed {
+		return "True"
+	}
+	return "False"
+}
+
+// Condition maps the Result onto the Programmed condition: false with
+// PDNSError when PowerDNS refused a change, Conflict or NotOwner when a write
+// was blocked (Conflict wins when both occur), Pending when deletes are
+// deferred or changes postponed; true with Programmed otherwise.
+func (r Result) Condition() Condition {
+	switch {
+	case len(r.Refused) > 0:
+		return Condition{Reason: ReasonPDNSError, Message: summarise(r.Refused, Refusal.String)}
+	case len(r.Blocked) > 0:
+		reason := ReasonNotOwner
+		for _, c := range r.Blocked {
+			if c.Kind != conflict.NotOwner && c.Kind != conflict.Unowned {
+				reason = ReasonConflict
+			}
+		}
+		return Condition{Reason: reason, Message: summarise(r.Blocked, conflict.Conflict.String)}
+	case len(r.Postponed) > 0:
+		return Condition{Reason: ReasonPending, Message: fmt.Sprintf("%d change(s) postponed: %s writing to the zone",
+			len(r.Postponed), strings.Join(r.PostponedFor, ", "))}
+	case r.pending():
+		return Condition{Reason: ReasonPending, Message: summarise(r.waiting(), Deferral.String)}
+	}
+	msg := fmt.Sprintf("%d change(s) applied", len(r.Applied))
+	if len(r.Applied) == 0 {
+		msg = "in sync"
+	}
+	if len(r.Handovers) > 0 {
+		msg += "; " + summarise(r.Handovers, Handover.String)
+	}
+	return Condition{Programmed: true, Reason: ReasonProgrammed, Message: msg}
+}
+
+// ConditionFor maps the outcome of an operation onto the Programmed
+// condition: an *InputError is InvalidInput, a zone the server does not
+// have is ZoneNotFound, any other error PDNSError, each with the error as
+// message; without an error it is res.Condition(). A controller can hand
+// raw records to Sync or Apply and publish this, without validating them
+// first.
+func ConditionFor(res Result, err error) Condition {
+	var input *InputError
+	switch {
+	case err == nil:
+		return res.Condition()
+	case errors.As(err, &input):
+		return Condition{Reason: ReasonInvalidInput, Message: err.Error()}
+	case pdnserrors.ReasonOf(err) == pdnserrors.ZoneNotFound:
+		return Condition{Reason: ReasonZoneNotFound, Message: err.Error()}
+	default:
+		return Condition{Reason: ReasonPDNSError, Message: err.Error()}
+	}
+}
+
+// summarise renders the first few items, enough for a condition message.
+func summarise[T any](items []T, render func(T) string) string {
+	const most = 3
+	parts := make([]string, 0, min(len(items), most)+1)
+	for i, it := range items {
+		if i == most {
+			parts = append(parts, fmt.Sprintf("and %d more", len(items)-most))
+			break
+		}
+		parts = append(parts, render(it))
+	}
+	return strings.Join(parts, "; ")
+}

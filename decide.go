@@ -1,0 +1,197 @@
+package reconcile
+
+import (
+	"slices"
+
+	"github.com/pdnskit/reconcile/conflict"
+	pdnserrors "github.com/pdnskit/reconcile/errors"
+	"github.com/pdnskit/reconcile/rrset"
+)
+
+// intent is what one operation asks of a zone.
+type intent struct {
+	// desired holds the RRsets the operation wants, canonical and stamped
+	// with the writer and owner.
+	desired *rrset.Set
+	// keys are the keys the operation may change: nil for every key of the
+	// zone (Sync), the one key of an Apply or a Remove.
+	keys []rrset.Key
+	// deletes says how the writer's RRsets absent from desired go.
+	deletes deleteMode
+	// force lets the deletes pass the delete guard (ForceDeletes).
+	force bool
+}
+
+// deleteMode is how an operation deletes the writer's absent RRsets.
+type deleteMode int
+
+const (
+	// deleteGated: through the deletion policy (Sync): upsert-only, the
+	// sustained-absence gate, the delete guard.
+	deleteGated deleteMode = iota
+	// deleteNow: at once, the caller asked for it (Remove, Teardown).
+	deleteNow
+)
+
+// inScope reports whether the operation may change k.
+func (in intent) inScope(k rrset.Key) bool {
+	return in.keys == nil || slices.Contains(in.keys, k)
+}
+
+// rules are the writer's standing policies.
+type rules struct {
+	writer        string
+	upsertOnly    bool
+	guardFraction float64
+	guardMin      int
+	adopt         bool
+	conflicts     []conflict.Option
+}
+
+func (c *config) rules() rules {
+	return rules{
+		writer:        c.managedBy,
+		upsertOnly:    c.upsertOnly,
+		guardFraction: c.guardFraction,
+		guardMin:      c.guardMin,
+		adopt:         c.adopt,
+		conflicts:     c.conflictOptions(),
+	}
+}
+
+// recall is what decide asks of the Reconciler's memory of the zone.
+type recall interface {
+	// sustained reports whether the writer's RRset at k has been absent
+	// from the desired state long enough to be deleted (the deletion
+	// gate). Asked once per absent RRset per decision.
+	sustained(k rrset.Key) bool
+	// refused returns the problems of c when PowerDNS refused it before
+	// and neither it nor the live data at its name has changed since.
+	refused(c rrset.Change, live *rrset.Set) ([]pdnserrors.Problem, bool)
+}
+
+// decision is what to do.
+type decision struct {
+	// plan holds the changes to send, in the order to send them.
+	plan      rrset.Plan
+	blocked   []conflict.Conflict
+	deferred  []Deferral
+	refused   []Refusal // remembered refusals, not sent again
+	handovers []Handover
+	// locking is true when a change needs the zone lock: it creates an
+	// RRset at a key no writer holds, adopts one, or takes one over.
+	locking bool
+}
+
+// decide turns what an operation wants and what PowerDNS holds into what to
+// send. It is a pure function of its arguments: no I/O, and no change to
+// the Reconciler's memory, which rec only reads (the deletion gate's answer
+// is recorded by its implementation, once per key).
+//
+// The steps, each narrowing what the one before planned:
+//
+//  1. rrset.Diff of desired and live, for the writer, narrowed to the
+//     operation's keys; an explicit delete of another writer's RRset, or
+//     of one no writer holds without adoption, is blocked (Remove);
+//  2. the deletion policy holds back deletes of absent RRsets that are not
+//     asked for: upsert-only, the sustained-absence gate, the delete guard
+//     (deletes.go);
+//  3. conflict.CheckPlan blocks writes that break a rule at their name, or
+//     land on another writer's RRset, judged with the held-back RRsets in
+//     place; with takeover it adds the deletes that make room;
+//  4. changes PowerDNS refused before, unchanged since, are not sent again.
+func decide(in intent, obs *observation, ru rules, rec recall) decision {
+	live := obs.set
+	desired := withLiveSerial(in.desired, obs)
+	plan := rrset.Diff(desired, live, ru.writer)
+	var d decision
+	if in.keys != nil {
+		plan.Changes = slices.DeleteFunc(plan.Changes, func(c rrset.Change) bool { return !in.inScope(c.Key()) })
+		// Deletes come first in a plan.
+		plan.Changes = append(d.explicitDeletes(in, obs, ru), plan.Changes...)
+	}
+
+	plan, d.deferred = holdDeletes(plan, in, obs, ru, rec)
+
+	opts := append(slices.Clip(ru.conflicts), conflict.WithDisabledLive(obs.disabled...))
+	checked := conflict.CheckPlan(plan, live, opts...)
+	d.blocked = append(d.blocked, checked.Conflicts...)
+	if len(checked.Displaced) > 0 {
+		// A takeover deletes a held-back RRset in the same PATCH as the
+		// write that needs its place: it is no longer deferred.
+		d.deferred = slices.DeleteFunc(d.deferred, func(def Deferral) bool {
+			return slices.ContainsFunc(checked.Displaced, func(rr rrset.RRset) bool { return rr.Key() == def.RRset.Key() })
+		})
+	}
+
+	d.plan = checked.Plan
+	d.plan.Changes = slices.DeleteFunc(d.plan.Changes, func(c rrset.Change) bool {
+		problems, ok := rec.refused(c, live)
+		if ok {
+			d.refused = append(d.refused, Refusal{Change: c, Problems: problems, Remembered: true})
+		}
+		return ok
+	})
+
+	for _, c := range d.plan.Changes {
+		switch {
+		case c.Op == rrset.OpCreate:
+			d.locking = true
+		case c.Op == rrset.OpUpdate && c.Old.ManagedBy != ru.writer:
+			d.locking = true // adoption
+		case c.Op == rrset.OpUpdate && c.New.Owner != "" && c.Old.Owner != c.New.Owner:
+			d.handovers = append(d.handovers, Handover{Key: c.Key(), From: c.Old.Owner, To: c.New.Owner})
+		case c.Op == rrset.OpDelete && c.Old.ManagedBy != ru.writer:
+			d.locking = true // a takeover, or a Remove that adopts
+		case c.Op == rrset.OpDelete && slices.ContainsFunc(checked.Displaced, func(rr rrset.RRset) bool { return rr.Key() == c.Key() }):
+			d.locking = true // a takeover of the writer's own RRset
+		}
+	}
+	return d
+}
+
+// explicitDeletes returns the deletes of an operation that asks for its
+// keys to be gone (Remove) which Diff does not plan, since Diff never
+// deletes what is not the writer's: an RRset no writer holds, adopted and
+// deleted, and disabled RRsets. Another writer's RRset, and one no writer
+// holds without adoption, are blocked instead.
+func (d *decision) explicitDeletes(in intent, obs *observation, ru rules) []rrset.Change {
+	if in.deletes != deleteNow {
+		return nil
+	}
+	var out []rrset.Change
+	for _, k := range in.keys {
+		if _, wanted := in.desired.Get(k); wanted {
+			continue
+		}
+		rr, ok := obs.set.Get(k)
+		disabled := false
+		if !ok {
+			i := slices.IndexFunc(obs.disabled, func(rr rrset.RRset) bool { return rr.Key() == k })
+			if i < 0 {
+				continue
+			}
+			rr, disabled = obs.disabled[i], true
+		}
+		switch {
+		case rr.ManagedBy == ru.writer && !disabled:
+			// Diff deletes it.
+		case rr.ManagedBy == ru.writer, rr.ManagedBy == "" && ru.adopt:
+			old := rr
+			out = append(out, rrset.Change{Op: rrset.OpDelete, Old: &old})
+		case rr.ManagedBy == "":
+			d.blocked = append(d.blocked, conflict.Conflict{Key: k, Kind: conflict.Unowned, RRset: rr, With: []rrset.RRset{rr}})
+		default:
+			d.blocked = append(d.blocked, conflict.Conflict{Key: k, Kind: conflict.NotOwner, RRset: rr, With: []rrset.RRset{rr}})
+		}
+	}
+	return out
+}
+
+// deleteRank orders deletes before writes.
+func deleteRank(c rrset.Change) int {
+	if c.Op == rrset.OpDelete {
+		return 0
+	}
+	return 1
+}

@@ -1,0 +1,106 @@
+package reconcile
+
+import (
+	"time"
+
+	"github.com/pdnskit/reconcile/backoff"
+	"github.com/pdnskit/reconcile/rrset"
+)
+
+// zoneMemory is what a Reconciler remembers about one zone between
+// operations. The turn lets one operation of the zone run at a time; the
+// rest is read and changed by the operation holding it (the gate and the
+// requeue are safe for concurrent use on their own).
+type zoneMemory struct {
+	turn chan struct{}
+
+	// absences are the deletion gate's streaks: per key of the writer's
+	// RRsets absent from the desired state, on how many syncs and since
+	// when.
+	absences *backoff.Gate
+	// refusals are the changes PowerDNS refused, not sent again while
+	// nothing changes (memo.go).
+	refusals map[string]refusalMemo
+	// requeue paces the operations' RequeueAfter: the zone's Syncs under
+	// the empty key, each Apply or Remove under its RRset's key.
+	requeue *backoff.Requeue
+	// lastDone is this Reconciler's latest record of a write under the
+	// zone lock, which the next one replaces (lock.go).
+	lastDone string
+}
+
+func newZoneMemory(cfg config) *zoneMemory {
+	m := &zoneMemory{turn: make(chan struct{}, 1)}
+	m.reset(cfg)
+	return m
+}
+
+// reset forgets everything but the turn.
+func (m *zoneMemory) reset(cfg config) {
+	m.absences = backoff.NewGate(cfg.deleteChecks, cfg.deleteSpan, backoff.WithClock(cfg.clock))
+	m.refusals = make(map[string]refusalMemo)
+	m.requeue = backoff.NewRequeue(append([]backoff.Option{backoff.WithClock(cfg.clock)}, cfg.requeue...)...)
+	m.lastDone = ""
+}
+
+// gateIdle is how long a deletion-gate streak may go unobserved before it is
+// dropped: far beyond any sensible gate span, so only streaks of names
+// nobody syncs any more go.
+const gateIdle = 24 * time.Hour
+
+// absenceKey keys a gate streak.
+func absenceKey(k rrset.Key) string { return k.Name + " " + k.Type }
+
+// gateObserver answers decide's question "may this absent RRset be deleted
+// now?" for one operation: it records one observation per key in the
+// deletion gate the first time it is asked, and gives the same answer when
+// a re-read under the lock asks again, so that a key is counted once per
+// operation whatever path planned its delete.
+type gateObserver struct {
+	gate    *backoff.Gate
+	answers map[rrset.Key]bool
+	// record is false for Plan, which observes nothing: a delete then
+	// passes only where the gate is open already.
+	record bool
+	// open is true when the gate opens on a first observation.
+	open bool
+}
+
+func (m *zoneMemory) observer(cfg config, record bool) *gateObserver {
+	if record {
+		m.absences.ForgetIdle(gateIdle)
+	}
+	return &gateObserver{
+		gate:    m.absences,
+		answers: make(map[rrset.Key]bool),
+		record:  record,
+		open:    cfg.deleteChecks <= 1 && cfg.deleteSpan == 0,
+	}
+}
+
+// sustained reports whether k's absence has lasted long enough.
+func (o *gateObserver) sustained(k rrset.Key) bool {
+	if ans, ok := o.answers[k]; ok {
+		return ans
+	}
+	var ans bool
+	switch {
+	case o.record:
+		ans = o.gate.Observe(absenceKey(k), true)
+	default:
+		ans = o.open || o.gate.Sustained(absenceKey(k))
+	}
+	o.answers[k] = ans
+	return ans
+}
+
+// settle ends streaks that are over: keys wanted again, and keys deleted
+// (a later absence starts counting anew).
+func (o *gateObserver) settle(keys []rrset.Key) {
+	if !o.record || o.gate.Len() == 0 {
+		return
+	}
+	for _, k := range keys {
+		o.gate.Forget(absenceKey(k))
+	}
+}

@@ -1,0 +1,76 @@
+package reconcile
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/pdnskit/reconcile/rrset"
+)
+
+// Apply makes the zone hold rr as this writer's RRset, for controllers that
+// reconcile one object per RRset: with every check Sync makes (canonical
+// names and contents, conflict rules against all data at rr's name,
+// ownership, the refusal memory, isolation), reading only what it needs —
+// the RRsets at rr's name, through PowerDNS's rrset_name filter — and never
+// touching another key, at rr's name or elsewhere.
+//
+// Cost: an RRset already as asked takes one request and no PATCH; an update
+// of the writer's own RRset a read and a PATCH (one more read where
+// ownership lives in zone metadata). Creating at a key no writer holds,
+// adopting or taking over also takes the zone lock (lock.go).
+func (r *Reconciler) Apply(ctx context.Context, zone string, rr rrset.RRset, opts ...SyncOption) (Result, error) {
+	rc := newRunConfig(opts)
+	canonical, err := canonicalZone(zone)
+	if err != nil {
+		return Result{Zone: zone}, err
+	}
+	st, err := newStamp(canonical, r.cfg.managedBy, rc.owner)
+	if err != nil {
+		return Result{Zone: canonical}, err
+	}
+	want, err := st.canonicalRRset(canonical, rr)
+	if err != nil {
+		return Result{Zone: canonical}, err
+	}
+	desired, _ := rrset.NewSet(canonical)
+	_ = desired.Add(want)
+	in := intent{desired: desired, keys: []rrset.Key{want.Key()}}
+	o := r.newOp("apply", canonical, in, readScope{name: want.Name}, true)
+	return o.do(ctx, o.run)
+}
+
+// Remove deletes the writer's RRset at key at once: an explicit delete is
+// not an absence, so no deletion gate or delete guard applies. It is
+// idempotent: an absent RRset is Programmed, with no PATCH. Another writer's
+// RRset is Blocked (conflict.NotOwner); one no writer holds is Blocked
+// (conflict.Unowned) unless the Reconciler adopts (WithAdoption), when it is
+// deleted. Within the writer, the controller arbitrates between its objects:
+// Remove deletes the RRset whichever of them is recorded as its owner.
+func (r *Reconciler) Remove(ctx context.Context, zone string, key rrset.Key, opts ...SyncOption) (Result, error) {
+	canonical, err := canonicalZone(zone)
+	if err != nil {
+		return Result{Zone: zone}, err
+	}
+	k, err := canonicalKey(canonical, key)
+	if err != nil {
+		return Result{Zone: canonical}, err
+	}
+	desired, _ := rrset.NewSet(canonical)
+	in := intent{desired: desired, keys: []rrset.Key{k}, deletes: deleteNow}
+	o := r.newOp("remove", canonical, in, readScope{name: k.Name, typ: k.Type}, true)
+	return o.do(ctx, o.run)
+}
+
+// canonicalKey spells key as the zone's Set would.
+func canonicalKey(zone string, key rrset.Key) (rrset.Key, error) {
+	name, err := rrset.CanonicalName(zone, key.Name)
+	if err != nil {
+		return rrset.Key{}, &InputError{Zone: zone, Err: err}
+	}
+	typ := strings.ToUpper(strings.TrimSpace(key.Type))
+	if typ == "" || strings.ContainsFunc(typ, func(c rune) bool { return !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-') }) {
+		return rrset.Key{}, &InputError{Zone: zone, Err: fmt.Errorf("type %q is not a type mnemonic", key.Type)}
+	}
+	return rrset.Key{Name: name, Type: typ}, nil
+}

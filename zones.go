@@ -1,0 +1,313 @@
+package reconcile
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/joeig/go-powerdns/v3"
+
+	pdnserrors "github.com/pdnskit/reconcile/errors"
+	"github.com/pdnskit/reconcile/internal/pdnsapi"
+	"github.com/pdnskit/reconcile/rrset"
+)
+
+// ZoneSpec is what EnsureZone creates a zone with: the properties PowerDNS
+// takes at creation. Zero values leave the server's defaults.
+type ZoneSpec struct {
+	// Kind is "Native" (the default), "Master", "Slave", "Producer" or
+	// "Consumer".
+	Kind string
+	// Nameservers are the NS records of the apex, as names in any
+	// spelling; PowerDNS needs at least one for a Native or Master zone
+	// unless the apex NS come from elsewhere.
+	Nameservers []string
+	// SOAEditAPI is how PowerDNS changes the SOA serial on API writes
+	// ("DEFAULT", "INCREASE", "EPOCH", ...).
+	SOAEditAPI string
+	// SOAEdit is the SOA-EDIT of the zone.
+	SOAEdit string
+	// DNSSEC signs the zone.
+	DNSSEC bool
+	// NSEC3Param sets NSEC3 parameters ("1 0 0 -"), with DNSSEC.
+	NSEC3Param string
+	// Masters are the primaries of a Slave zone.
+	Masters []string
+	// Account is PowerDNS's free-form account of the zone.
+	Account string
+}
+
+// ZoneResult is what EnsureZone found or did.
+type ZoneResult struct {
+	// Zone is the zone's canonical name.
+	Zone string
+	// Created is true when EnsureZone created the zone.
+	Created bool
+	// Differences lists where an existing zone differs from the spec: they
+	// are reported, never changed, since changing a live zone's kind or
+	// signing is for an operator to decide.
+	Differences []ZoneDifference
+	// Requests counts the API calls made.
+	Requests int
+}
+
+// ZoneDifference is one property in which a zone differs from its spec.
+type ZoneDifference struct {
+	Field     string
+	Want, Got string
+}
+
+func (d ZoneDifference) String() string {
+	return fmt.Sprintf("%s is %q, not %q", d.Field, d.Got, d.Want)
+}
+
+// EnsureZone makes sure zone exists, creating it from spec when it does not.
+// It is idempotent: an existing zone is left as it is, and its differences
+// from spec are reported in ZoneResult.Differences. A zone another
+// process creates at the same moment is taken as existing.
+func (r *Reconciler) EnsureZone(ctx context.Context, zone string, spec ZoneSpec) (ZoneResult, error) {
+	canonical, err := canonicalZone(zone)
+	if err != nil {
+		return ZoneResult{Zone: zone}, err
+	}
+	want, err := spec.canonical(canonical)
+	if err != nil {
+		return ZoneResult{Zone: canonical}, err
+	}
+	res := ZoneResult{Zone: canonical}
+	var t tally
+	srv := r.server.session(&t)
+	defer func() { res.Requests = int(t.requests.Load()) }()
+
+	existing, err := srv.zoneInfo(ctx, canonical)
+	switch {
+	case err == nil:
+	case pdnserrors.ReasonOf(err) == pdnserrors.ZoneNotFound:
+		create := want.api(canonical)
+		err = srv.call(ctx, func(ctx context.Context) error { return r.server.client.CreateZone(ctx, create) })
+		if err == nil {
+			res.Created = true
+			return res, nil
+		}
+		if pdnserrors.ReasonOf(err) != pdnserrors.ZoneExists {
+			return res, fmt.Errorf("create zone %s: %w", canonical, err)
+		}
+		if existing, err = srv.zoneInfo(ctx, canonical); err != nil {
+			return res, fmt.Errorf("read zone %s: %w", canonical, err)
+		}
+	default:
+		return res, fmt.Errorf("read zone %s: %w", canonical, err)
+	}
+	res.Differences = want.differences(canonical, existing)
+	return res, nil
+}
+
+// zoneInfo reads a zone's properties and its apex RRsets.
+func (c session) zoneInfo(ctx context.Context, zone string) (*powerdns.Zone, error) {
+	var z *powerdns.Zone
+	err := c.call(ctx, func(ctx context.Context) error {
+		var err error
+		z, err = c.s.client.ZoneInfo(ctx, zone, pdnsapi.ZoneQuery{RRsetName: zone, RRsetType: "NS"})
+		return err
+	})
+	return z, err
+}
+
+// canonical checks the spec and spells its names canonically.
+func (s ZoneSpec) canonical(zone string) (ZoneSpec, error) {
+	out := s
+	switch strings.ToLower(s.Kind) {
+	case "":
+		out.Kind = "Native"
+	case "native", "master", "slave", "producer", "consumer":
+		out.Kind = strings.ToUpper(s.Kind[:1]) + strings.ToLower(s.Kind[1:])
+	default:
+		return s, &InputError{Zone: zone, Err: fmt.Errorf("zone kind %q: want Native, Master, Slave, Producer or Consumer", s.Kind)}
+	}
+	out.Nameservers = make([]string, 0, len(s.Nameservers))
+	for _, ns := range s.Nameservers {
+		rr, err := rrset.New(zone, "@", "NS", 3600, ns)
+		if err != nil {
+			return s, &InputError{Zone: zone, Err: fmt.Errorf("nameserver %q: %w", ns, err)}
+		}
+		out.Nameservers = append(out.Nameservers, rr.Records[0])
+	}
+	sort.Strings(out.Nameservers)
+	out.Nameservers = slices.Compact(out.Nameservers)
+	out.SOAEditAPI = strings.ToUpper(s.SOAEditAPI)
+	out.SOAEdit = strings.ToUpper(s.SOAEdit)
+	return out, nil
+}
+
+// api is the zone as POST /zones takes it.
+func (s ZoneSpec) api(zone string) powerdns.Zone {
+	z := powerdns.Zone{
+		Name:        powerdns.String(zone),
+		Kind:        powerdns.ZoneKindPtr(powerdns.ZoneKind(s.Kind)),
+		Nameservers: s.Nameservers,
+		Masters:     s.Masters,
+	}
+	if s.Nameservers == nil {
+		z.Nameservers = []string{}
+	}
+	if s.SOAEditAPI != "" {
+		z.SOAEditAPI = powerdns.String(s.SOAEditAPI)
+	}
+	if s.SOAEdit != "" {
+		z.SOAEdit = powerdns.String(s.SOAEdit)
+	}
+	if s.DNSSEC {
+		z.DNSsec = powerdns.Bool(true)
+	}
+	if s.NSEC3Param != "" {
+		z.Nsec3Param = powerdns.String(s.NSEC3Param)
+	}
+	if s.Account != "" {
+		z.Account = powerdns.String(s.Account)
+	}
+	return z
+}
+
+// differences compares an existing zone with the spec, field by field where
+// the spec says something.
+func (s ZoneSpec) differences(zone string, z *powerdns.Zone) []ZoneDifference {
+	var out []ZoneDifference
+	diff := func(field, want, got string) {
+		if !strings.EqualFold(want, got) {
+			out = append(out, ZoneDifference{Field: field, Want: want, Got: got})
+		}
+	}
+	str := func(p *string) string {
+		if p == nil {
+			return ""
+		}
+		return *p
+	}
+	kind := ""
+	if z.Kind != nil {
+		kind = string(*z.Kind)
+	}
+	diff("kind", s.Kind, kind)
+	if s.Nameservers != nil && len(s.Nameservers) > 0 {
+		var have []string
+		for _, rr := range z.RRsets {
+			if rr.Name != nil && rr.Type != nil && strings.EqualFold(*rr.Name, zone) && *rr.Type == "NS" {
+				for _, rec := range rr.Records {
+					if live, err := rrset.NewLive(zone, "@", "NS", 0, str(rec.Content)); err == nil {
+						have = append(have, live.Records...)
+					}
+				}
+			}
+		}
+		sort.Strings(have)
+		diff("nameservers", strings.Join(s.Nameservers, ","), strings.Join(have, ","))
+	}
+	if s.SOAEditAPI != "" {
+		diff("soa_edit_api", s.SOAEditAPI, str(z.SOAEditAPI))
+	}
+	if s.SOAEdit != "" {
+		diff("soa_edit", s.SOAEdit, str(z.SOAEdit))
+	}
+	if s.DNSSEC {
+		diff("dnssec", "true", fmt.Sprint(z.DNSsec != nil && *z.DNSsec))
+	}
+	if s.NSEC3Param != "" {
+		diff("nsec3param", s.NSEC3Param, str(z.Nsec3Param))
+	}
+	if s.Account != "" {
+		diff("account", s.Account, str(z.Account))
+	}
+	return out
+}
+
+// DeleteZoneOption changes one DeleteZone.
+type DeleteZoneOption func(*deleteZoneConfig)
+
+type deleteZoneConfig struct{ force bool }
+
+// ForceDeleteZone lets DeleteZone delete a zone that still holds other
+// writers' RRsets.
+func ForceDeleteZone() DeleteZoneOption { return func(c *deleteZoneConfig) { c.force = true } }
+
+// ZoneInUseError is DeleteZone refusing to delete a zone that still holds
+// RRsets of other writers.
+type ZoneInUseError struct {
+	Zone string
+	// Writers are the other writers holding RRsets in the zone, sorted;
+	// RRsets counts their RRsets.
+	Writers []string
+	RRsets  int
+}
+
+func (e *ZoneInUseError) Error() string {
+	return fmt.Sprintf("reconcile: zone %s still holds %d RRset(s) of %s: not deleted (ForceDeleteZone deletes it anyway)",
+		e.Zone, e.RRsets, strings.Join(e.Writers, ", "))
+}
+
+// DeleteZone deletes zone and forgets it (Forget). It refuses, with a
+// *ZoneInUseError, while RRsets of other writers remain, unless forced
+// (ForceDeleteZone); RRsets of this writer and of none (the apex SOA and NS,
+// records written by hand) do not hold it back. A zone that does not exist
+// is not an error: the deletion is idempotent.
+func (r *Reconciler) DeleteZone(ctx context.Context, zone string, opts ...DeleteZoneOption) error {
+	var cfg deleteZoneConfig
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&cfg)
+		}
+	}
+	canonical, err := canonicalZone(zone)
+	if err != nil {
+		return err
+	}
+	o := r.newOp("delete zone", canonical, intent{}, readScope{}, false)
+	_, err = o.do(ctx, func(ctx context.Context) error {
+		if !cfg.force {
+			obs, _, err := o.read(ctx, nil)
+			if pdnserrors.ReasonOf(err) == pdnserrors.ZoneNotFound {
+				return nil
+			}
+			if err != nil {
+				return o.errorf(err)
+			}
+			if inUse := othersIn(canonical, obs, r.cfg.managedBy); inUse != nil {
+				return inUse
+			}
+		}
+		err := o.srv.call(ctx, func(ctx context.Context) error { return r.server.client.DeleteZone(ctx, canonical) })
+		if err != nil && pdnserrors.ReasonOf(err) != pdnserrors.ZoneNotFound {
+			return o.errorf(err)
+		}
+		o.mem.reset(r.cfg)
+		return nil
+	})
+	return err
+}
+
+// othersIn returns the *ZoneInUseError for the other writers' RRsets in obs,
+// or nil.
+func othersIn(zone string, obs *observation, writer string) error {
+	e := &ZoneInUseError{Zone: zone}
+	count := func(rr rrset.RRset) {
+		if rr.ManagedBy == "" || rr.ManagedBy == writer {
+			return
+		}
+		e.RRsets++
+		if !slices.Contains(e.Writers, rr.ManagedBy) {
+			e.Writers = append(e.Writers, rr.ManagedBy)
+		}
+	}
+	for rr := range obs.set.Unordered() {
+		count(rr)
+	}
+	for _, rr := range obs.disabled {
+		count(rr)
+	}
+	if e.RRsets == 0 {
+		return nil
+	}
+	sort.Strings(e.Writers)
+	return e
+}
