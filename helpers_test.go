@@ -155,12 +155,18 @@ func stores(srv *pdnstest.Server) []reconcile.OwnershipStore {
 // forEachStore runs fn against every server, once per ownership store.
 func forEachStore(t *testing.T, fn func(t *testing.T, srv *pdnstest.Server, store reconcile.Option)) {
 	t.Helper()
+	forEachStoreKind(t, func(t *testing.T, srv *pdnstest.Server, kind reconcile.OwnershipStore) {
+		fn(t, srv, reconcile.WithOwnershipStore(kind))
+	})
+}
+
+// forEachStoreKind is forEachStore for tests that need to know the store.
+func forEachStoreKind(t *testing.T, fn func(t *testing.T, srv *pdnstest.Server, kind reconcile.OwnershipStore)) {
+	t.Helper()
 	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
 		t.Parallel()
 		for _, s := range stores(srv) {
-			t.Run(s.String(), func(t *testing.T) {
-				fn(t, srv, reconcile.WithOwnershipStore(s))
-			})
+			t.Run(s.String(), func(t *testing.T) { fn(t, srv, s) })
 		}
 	})
 }

@@ -108,3 +108,26 @@ func (o *op) do(ctx context.Context, body func(context.Context) error) (Result, 
 	o.res.RequeueAfter = o.requeueAfter(err)
 	return o.res, err
 }
+
+// Live reads zone and returns what it holds, as the Reconciler sees it:
+// every RRset with at least one enabled record (its enabled records, in
+// canonical form), with the writer and owner recorded for it in either
+// ownership store ("" where none is), in canonical order. It writes nothing;
+// use it to check a migration, or to show who holds what.
+func (r *Reconciler) Live(ctx context.Context, zone string) ([]rrset.RRset, error) {
+	canonical, err := canonicalZone(zone)
+	if err != nil {
+		return nil, err
+	}
+	o := r.newOp("read", canonical, intent{}, readScope{}, false)
+	var live []rrset.RRset
+	_, err = o.do(ctx, func(ctx context.Context) error {
+		obs, _, err := o.read(ctx, nil)
+		if err != nil {
+			return o.errorf(err)
+		}
+		live = obs.set.Sorted()
+		return nil
+	})
+	return live, err
+}

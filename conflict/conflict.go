@@ -74,7 +74,7 @@ func (c Conflict) String() string {
 			b.WriteString(typ + " below the zone apex")
 		}
 	case NotOwner:
-		b.WriteString("held by " + writersText(c.Writers()))
+		b.WriteString("held by " + holdersText(c.With))
 	case Unowned:
 		b.WriteString("held by no writer, and adoption is off")
 	default:
@@ -94,13 +94,14 @@ func (c Conflict) writeOthers(b *strings.Builder) {
 	var owners []string
 	types := make(map[string][]string)
 	for _, rr := range c.With {
-		if _, ok := types[rr.ManagedBy]; !ok {
-			owners = append(owners, rr.ManagedBy)
+		h := holderText(rr)
+		if _, ok := types[h]; !ok {
+			owners = append(owners, h)
 		}
-		types[rr.ManagedBy] = append(types[rr.ManagedBy], rr.Type)
+		types[h] = append(types[h], rr.Type)
 	}
 	for _, owner := range owners {
-		groups = append(groups, joinAnd(types[owner])+" held by "+writerText(owner))
+		groups = append(groups, joinAnd(types[owner])+" held by "+owner)
 	}
 	if len(c.Desired) > 0 {
 		t := make([]string, 0, len(c.Desired))
@@ -123,14 +124,27 @@ func writerText(w string) string {
 	return w
 }
 
-func writersText(ws []string) string {
-	if len(ws) == 0 {
+// holderText names who holds rr: its writer, and the object behind it
+// when one is recorded, e.g. "dns-operator (default/www)".
+func holderText(rr rrset.RRset) string {
+	if rr.Owner == "" {
+		return writerText(rr.ManagedBy)
+	}
+	return writerText(rr.ManagedBy) + " (" + rr.Owner + ")"
+}
+
+// holdersText names the distinct holders of rrsets.
+func holdersText(rrsets []rrset.RRset) string {
+	var out []string
+	for _, rr := range rrsets {
+		if h := holderText(rr); !slices.Contains(out, h) {
+			out = append(out, h)
+		}
+	}
+	if len(out) == 0 {
 		return "another writer"
 	}
-	out := make([]string, len(ws))
-	for i, w := range ws {
-		out[i] = writerText(w)
-	}
+	slices.Sort(out)
 	return joinAnd(out)
 }
 

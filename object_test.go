@@ -1,0 +1,397 @@
+package reconcile_test
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/joeig/go-powerdns/v3"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pdnskit/reconcile"
+	"github.com/pdnskit/reconcile/conflict"
+	"github.com/pdnskit/reconcile/pdnstest"
+	"github.com/pdnskit/reconcile/rrset"
+)
+
+// TestApplyIncident replays the incident through per-object writes: an
+// object's CNAME next to another writer's A and AAAA is blocked, never
+// sent, reported as Conflict with a long requeue, and requeues send
+// nothing.
+func TestApplyIncident(t *testing.T) {
+	forEachStore(t, func(t *testing.T, srv *pdnstest.Server, store reconcile.Option) {
+		ctx := testContext(t)
+		zone := srv.NewZone(t)
+		ext, _ := newWriter(t, srv, "external-dns", store)
+		op, opRec := newWriter(t, srv, "dns-operator", store)
+
+		for _, rr := range []rrset.RRset{
+			mustRRset(t, zone, "v4.gw", "A", 300, "192.0.2.1"),
+			mustRRset(t, zone, "v6.gw", "AAAA", 300, "2001:db8::1"),
+		} {
+			res, err := ext.Apply(ctx, zone, rr)
+			require.NoError(t, err)
+			require.Len(t, res.Applied, 1)
+		}
+		for _, name := range []string{"v4.gw", "v6.gw"} {
+			cname := mustRRset(t, zone, name, "CNAME", 300, "@")
+			for range 3 {
+				res, err := op.Apply(ctx, zone, cname, reconcile.WithOwner("default/gateway"))
+				require.NoError(t, err)
+				require.Len(t, res.Blocked, 1)
+				assert.Equal(t, conflict.CNAMEAndOtherData, res.Blocked[0].Kind)
+				assert.Equal(t, []string{"external-dns"}, res.Blocked[0].Writers())
+				cond := reconcile.ConditionFor(res, err)
+				assert.Equal(t, reconcile.ReasonConflict, cond.Reason)
+				assert.Equal(t, "False", cond.Status())
+				assert.Equal(t, 10*time.Minute, res.RequeueAfter)
+				assert.Zero(t, res.Patches)
+			}
+		}
+		assert.Zero(t, opRec.counts.Method(http.MethodPatch), "a blocked write is never sent")
+		assert.Zero(t, opRec.refusals())
+		requireNoCNAMEWithAddress(t, srv, zone)
+	})
+}
+
+// TestApplyCost: an Apply that finds its RRset as asked makes one request
+// (two where ownership lives in zone metadata) and no PATCH; an update of
+// the writer's own RRset makes a read and a PATCH (and the metadata read),
+// without the zone lock.
+func TestApplyCost(t *testing.T) {
+	forEachStoreKind(t, func(t *testing.T, srv *pdnstest.Server, kind reconcile.OwnershipStore) {
+		ctx := testContext(t)
+		zone := srv.NewZone(t)
+		w, rec := newWriter(t, srv, "dns-operator", reconcile.WithOwnershipStore(kind))
+		meta := 0
+		if kind == reconcile.OwnershipMetadata || (srv.Backend == pdnstest.LMDB && !srv.AtLeast(5, 1)) {
+			meta = 1
+		}
+		rr := mustRRset(t, zone, "www", "A", 300, "192.0.2.1")
+		res, err := w.Apply(ctx, zone, rr, reconcile.WithOwner("default/www"))
+		require.NoError(t, err)
+		require.Len(t, res.Applied, 1)
+
+		for range 3 {
+			res, err = w.Apply(ctx, zone, rr, reconcile.WithOwner("default/www"))
+			require.NoError(t, err)
+			assert.Empty(t, res.Applied)
+			assert.Equal(t, 1+meta, res.Requests, "steady state")
+			assert.Zero(t, res.Patches)
+			assert.True(t, res.Condition().Programmed)
+		}
+
+		rec.counts.Reset()
+		changed := mustRRset(t, zone, "www", "A", 300, "192.0.2.2")
+		res, err = w.Apply(ctx, zone, changed, reconcile.WithOwner("default/www"))
+		require.NoError(t, err)
+		require.Len(t, res.Applied, 1)
+		assert.Equal(t, 2+meta, res.Requests, "own update: read and PATCH")
+		assert.Equal(t, 1, res.Patches)
+		assert.Zero(t, rec.counts.Method(http.MethodPost), "no lock for an update of the writer's own RRset")
+		assert.Equal(t, []string{"192.0.2.2"}, liveContents(t, srv, zone, "www."+zone, "A"))
+	})
+}
+
+// TestApplyOwners: within one writer, another object may take an RRset
+// over (the controller arbitrates: the oldest object owns it), which is
+// reported; another writer stays blocked, and the conflict names writer and
+// owner.
+func TestApplyOwners(t *testing.T) {
+	forEachStore(t, func(t *testing.T, srv *pdnstest.Server, store reconcile.Option) {
+		ctx := testContext(t)
+		zone := srv.NewZone(t)
+		w, _ := newWriter(t, srv, "dns-operator", store)
+		other, _ := newWriter(t, srv, "external-dns", store)
+		rr := mustRRset(t, zone, "api", "A", 300, "192.0.2.1")
+
+		res, err := w.Apply(ctx, zone, rr, reconcile.WithOwner("team-a/api"))
+		require.NoError(t, err)
+		require.Len(t, res.Applied, 1)
+		assert.Empty(t, res.Handovers)
+
+		// The same data, another object of the writer: a handover.
+		res, err = w.Apply(ctx, zone, rr, reconcile.WithOwner("team-b/api"))
+		require.NoError(t, err)
+		require.Equal(t, []reconcile.Handover{{Key: rr.Key(), From: "team-a/api", To: "team-b/api"}}, res.Handovers)
+		assert.True(t, res.Condition().Programmed)
+		// Recorded: the next Apply by team-b finds nothing to do.
+		res, err = w.Apply(ctx, zone, rr, reconcile.WithOwner("team-b/api"))
+		require.NoError(t, err)
+		assert.Empty(t, res.Handovers)
+		assert.Empty(t, res.Applied)
+
+		res, err = other.Apply(ctx, zone, mustRRset(t, zone, "api", "A", 300, "192.0.2.9"))
+		require.NoError(t, err)
+		require.Len(t, res.Blocked, 1)
+		assert.Equal(t, conflict.NotOwner, res.Blocked[0].Kind)
+		assert.Contains(t, res.Blocked[0].String(), "dns-operator")
+		assert.Contains(t, res.Blocked[0].String(), "team-b/api")
+		assert.Equal(t, reconcile.ReasonNotOwner, res.Condition().Reason)
+		assert.Equal(t, []string{"192.0.2.1"}, liveContents(t, srv, zone, "api."+zone, "A"))
+	})
+}
+
+// TestRemove: Remove deletes the writer's RRset at once (no deletion gate),
+// is idempotent, and never deletes another writer's RRset or one no writer
+// holds unless the Reconciler adopts.
+func TestRemove(t *testing.T) {
+	forEachStore(t, func(t *testing.T, srv *pdnstest.Server, store reconcile.Option) {
+		ctx := testContext(t)
+		zone := srv.NewZone(t)
+		w, _ := newWriter(t, srv, "dns-operator", store)
+		other, _ := newWriter(t, srv, "external-dns", store)
+		mine := mustRRset(t, zone, "mine", "TXT", 300, `"x"`)
+		theirs := mustRRset(t, zone, "theirs", "A", 300, "192.0.2.7")
+		_, err := w.Apply(ctx, zone, mine)
+		require.NoError(t, err)
+		_, err = other.Apply(ctx, zone, theirs)
+		require.NoError(t, err)
+
+		res, err := w.Remove(ctx, zone, rrset.Key{Name: "MINE", Type: "txt"})
+		require.NoError(t, err)
+		require.Len(t, res.Applied, 1)
+		assert.Equal(t, rrset.OpDelete, res.Applied[0].Op)
+		assert.Nil(t, liveContents(t, srv, zone, "mine."+zone, "TXT"))
+		assert.True(t, res.Condition().Programmed)
+
+		res, err = w.Remove(ctx, zone, mine.Key())
+		require.NoError(t, err)
+		assert.Empty(t, res.Applied)
+		assert.Zero(t, res.Patches)
+		assert.True(t, res.Condition().Programmed, "removing what is gone is done")
+
+		res, err = w.Remove(ctx, zone, theirs.Key())
+		require.NoError(t, err)
+		require.Len(t, res.Blocked, 1)
+		assert.Equal(t, conflict.NotOwner, res.Blocked[0].Kind)
+		assert.Equal(t, reconcile.ReasonNotOwner, res.Condition().Reason)
+		assert.NotNil(t, liveContents(t, srv, zone, "theirs."+zone, "A"))
+
+		// Written before the library: nobody's.
+		legacy(t, srv, zone, "legacy", "A", "192.0.2.50")
+		res, err = w.Remove(ctx, zone, rrset.Key{Name: "legacy." + zone, Type: "A"})
+		require.NoError(t, err)
+		require.Len(t, res.Blocked, 1)
+		assert.Equal(t, conflict.Unowned, res.Blocked[0].Kind)
+		assert.NotNil(t, liveContents(t, srv, zone, "legacy."+zone, "A"))
+
+		adopter, _ := newWriter(t, srv, "dns-operator", store, reconcile.WithAdoption())
+		res, err = adopter.Remove(ctx, zone, rrset.Key{Name: "legacy", Type: "A"})
+		require.NoError(t, err)
+		require.Len(t, res.Applied, 1)
+		assert.Nil(t, liveContents(t, srv, zone, "legacy."+zone, "A"))
+	})
+}
+
+// TestAdoptionOnlyWhereAsked: a Reconciler that adopts takes exactly the
+// keys it writes; the apex SOA and NS, and other legacy records, stay
+// unowned.
+func TestAdoptionOnlyWhereAsked(t *testing.T) {
+	forEachStore(t, func(t *testing.T, srv *pdnstest.Server, store reconcile.Option) {
+		ctx := testContext(t)
+		zone := srv.NewZone(t)
+		legacy(t, srv, zone, "app", "A", "192.0.2.10")
+		legacy(t, srv, zone, "other", "A", "192.0.2.11")
+
+		plain, _ := newWriter(t, srv, "dns-operator", store)
+		app := mustRRset(t, zone, "app", "A", 300, "192.0.2.10")
+		res, err := plain.Apply(ctx, zone, app)
+		require.NoError(t, err)
+		require.Len(t, res.Blocked, 1)
+		assert.Equal(t, conflict.Unowned, res.Blocked[0].Kind)
+
+		adopter, _ := newWriter(t, srv, "dns-operator", store, reconcile.WithAdoption())
+		res, err = adopter.Apply(ctx, zone, app)
+		require.NoError(t, err)
+		require.Len(t, res.Applied, 1)
+		// Adopted: the writer without adoption now finds it its own.
+		res, err = plain.Apply(ctx, zone, app)
+		require.NoError(t, err)
+		assert.Empty(t, res.Blocked)
+		assert.Empty(t, res.Applied)
+
+		owners := ownersOf(t, plain, zone)
+		assert.Equal(t, "dns-operator", owners[rrset.Key{Name: "app." + zone, Type: "A"}])
+		for _, k := range []rrset.Key{{Name: "other." + zone, Type: "A"}, {Name: zone, Type: "SOA"}, {Name: zone, Type: "NS"}} {
+			assert.Empty(t, owners[k], "%s stays unowned", k)
+		}
+	})
+}
+
+// TestApplyRepairsDrift: an RRset deleted behind the controller's back is
+// written again by the next Apply, which the resync requeue brings.
+func TestApplyRepairsDrift(t *testing.T) {
+	forEachStore(t, func(t *testing.T, srv *pdnstest.Server, store reconcile.Option) {
+		ctx := testContext(t)
+		zone := srv.NewZone(t)
+		w, _ := newWriter(t, srv, "dns-operator", store, reconcile.WithResync(time.Hour))
+		rr := mustRRset(t, zone, "www", "A", 300, "192.0.2.1")
+		res, err := w.Apply(ctx, zone, rr)
+		require.NoError(t, err)
+		assert.InDelta(t, float64(time.Hour), float64(res.RequeueAfter), float64(6*time.Minute), "in sync: resync, jittered by 10%")
+
+		require.NoError(t, srv.Client.Records.Delete(ctx, zone, "www."+zone, powerdns.RRTypeA))
+		assert.Nil(t, liveContents(t, srv, zone, "www."+zone, "A"))
+		res, err = w.Apply(ctx, zone, rr)
+		require.NoError(t, err)
+		require.Len(t, res.Applied, 1)
+		assert.Equal(t, []string{"192.0.2.1"}, liveContents(t, srv, zone, "www."+zone, "A"))
+	})
+}
+
+// TestConditionsForBadInputAndMissingZone: bad input is InvalidInput with
+// no requeue and no request; a zone the server lacks is ZoneNotFound.
+func TestConditionsForBadInputAndMissingZone(t *testing.T) {
+	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
+		t.Parallel()
+		ctx := testContext(t)
+		zone := srv.NewZone(t)
+		w, rec := newWriter(t, srv, "dns-operator")
+
+		bad := rrset.RRset{Name: "www", Type: "A", TTL: 300, Records: []string{"192.0.2.300"}}
+		res, err := w.Apply(ctx, zone, bad)
+		var input *reconcile.InputError
+		require.ErrorAs(t, err, &input)
+		cond := reconcile.ConditionFor(res, err)
+		assert.Equal(t, reconcile.ReasonInvalidInput, cond.Reason)
+		assert.Zero(t, res.RequeueAfter, "bad input is not retried")
+		_, err = w.Sync(ctx, zone, []rrset.RRset{bad})
+		assert.Equal(t, reconcile.ReasonInvalidInput, reconcile.ConditionFor(reconcile.Result{}, err).Reason)
+		_, err = w.Apply(ctx, zone, mustRRset(t, zone, "www", "A", 300, "192.0.2.1"), reconcile.WithOwner("has space"))
+		require.ErrorAs(t, err, &input)
+		assert.Zero(t, rec.counts.Total(), "no request for bad input")
+
+		res, err = w.Apply(ctx, "absent-"+zone, mustRRset(t, "absent-"+zone, "www", "A", 300, "192.0.2.1"))
+		require.Error(t, err)
+		assert.Equal(t, reconcile.ReasonZoneNotFound, reconcile.ConditionFor(res, err).Reason)
+	})
+}
+
+// TestTeardown: a finalizer's Teardown deletes every RRset of the writer
+// absent from desired at once, on a fresh Reconciler, past the gate and the
+// guard.
+func TestTeardown(t *testing.T) {
+	forEachStore(t, func(t *testing.T, srv *pdnstest.Server, store reconcile.Option) {
+		ctx := testContext(t)
+		zone := srv.NewZone(t)
+		w, _ := newWriter(t, srv, "dns-operator", store)
+		other, _ := newWriter(t, srv, "external-dns", store)
+		var all []rrset.RRset
+		for _, n := range []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"} {
+			all = append(all, mustRRset(t, zone, n, "A", 300, "192.0.2.1"))
+		}
+		_, err := w.Sync(ctx, zone, all)
+		require.NoError(t, err)
+		_, err = other.Apply(ctx, zone, mustRRset(t, zone, "theirs", "A", 300, "192.0.2.2"))
+		require.NoError(t, err)
+
+		fresh, _ := newWriter(t, srv, "dns-operator", store)
+		res, err := fresh.Sync(ctx, zone, nil, reconcile.Teardown())
+		require.NoError(t, err)
+		assert.Len(t, res.Applied, len(all))
+		assert.Empty(t, res.Deferred)
+		assert.True(t, res.Condition().Programmed)
+		types := liveTypes(t, srv, zone)
+		assert.Equal(t, []string{"A"}, types["theirs."+zone], "another writer's RRset stays")
+		for _, rr := range all {
+			assert.Nil(t, types[rr.Name])
+		}
+	})
+}
+
+// TestAllowedALIAS: ALIAS next to A at one name is blocked unless the
+// Reconciler allows it (dns-operator's own tests write ALIAS @ beside A @).
+func TestAllowedALIAS(t *testing.T) {
+	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
+		t.Parallel()
+		ctx := testContext(t)
+		zone := srv.NewZone(t)
+		a := mustRRset(t, zone, "@", "A", 300, "192.0.2.1")
+		alias := mustRRset(t, zone, "@", "ALIAS", 300, "lb.example.net.")
+
+		strict, _ := newWriter(t, srv, "dns-operator")
+		_, err := strict.Apply(ctx, zone, a)
+		require.NoError(t, err)
+		res, err := strict.Apply(ctx, zone, alias)
+		require.NoError(t, err)
+		require.Len(t, res.Blocked, 1)
+		assert.Equal(t, conflict.ALIASAndAddress, res.Blocked[0].Kind)
+
+		lenient, _ := newWriter(t, srv, "dns-operator", reconcile.WithAllowed(conflict.ALIASAndAddress))
+		res, err = lenient.Apply(ctx, zone, alias)
+		require.NoError(t, err)
+		require.Len(t, res.Applied, 1)
+		assert.Equal(t, []string{"lb.example.net."}, liveContents(t, srv, zone, zone, "ALIAS"))
+
+		_, err = reconcile.New(srv.URL, reconcile.WithManagedBy("w"), reconcile.WithAllowed(conflict.CNAMEAndOtherData))
+		var cfgErr *reconcile.ConfigError
+		assert.ErrorAs(t, err, &cfgErr, "a rule PowerDNS enforces cannot be allowed")
+	})
+}
+
+// TestZoneLifecycle: EnsureZone creates a zone once and reports how an
+// existing one differs; DeleteZone refuses while another writer's RRsets
+// remain, unless forced, and is idempotent.
+func TestZoneLifecycle(t *testing.T) {
+	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
+		t.Parallel()
+		ctx := testContext(t)
+		zone := "lifecycle-" + srv.NewZone(t)
+		w, _ := newWriter(t, srv, "dns-operator")
+		other, _ := newWriter(t, srv, "external-dns")
+		spec := reconcile.ZoneSpec{Nameservers: []string{"ns1.example.net", "NS2.example.net."}, SOAEditAPI: "DEFAULT"}
+
+		res, err := w.EnsureZone(ctx, zone, spec)
+		require.NoError(t, err)
+		assert.True(t, res.Created)
+		res, err = w.EnsureZone(ctx, zone, spec)
+		require.NoError(t, err)
+		assert.False(t, res.Created)
+		assert.Empty(t, res.Differences, "%v", res.Differences)
+		assert.Equal(t, []string{"ns1.example.net.", "ns2.example.net."}, liveContents(t, srv, zone, zone, "NS"))
+
+		changed := spec
+		changed.Nameservers = []string{"ns3.example.net."}
+		res, err = w.EnsureZone(ctx, zone, changed)
+		require.NoError(t, err)
+		require.Len(t, res.Differences, 1)
+		assert.Equal(t, "nameservers", res.Differences[0].Field)
+		assert.Equal(t, []string{"ns1.example.net.", "ns2.example.net."}, liveContents(t, srv, zone, zone, "NS"), "reported, not changed")
+
+		_, err = w.Apply(ctx, zone, mustRRset(t, zone, "mine", "A", 300, "192.0.2.1"))
+		require.NoError(t, err)
+		_, err = other.Apply(ctx, zone, mustRRset(t, zone, "theirs", "A", 300, "192.0.2.2"))
+		require.NoError(t, err)
+		err = w.DeleteZone(ctx, zone)
+		var inUse *reconcile.ZoneInUseError
+		require.ErrorAs(t, err, &inUse)
+		assert.Equal(t, []string{"external-dns"}, inUse.Writers)
+
+		require.NoError(t, w.DeleteZone(ctx, zone, reconcile.ForceDeleteZone()))
+		require.NoError(t, w.DeleteZone(ctx, zone), "deleting a deleted zone is done")
+		_, err = srv.Client.Zones.Get(ctx, zone)
+		require.Error(t, err)
+	})
+}
+
+// legacy writes an RRset through the API with no ownership recorded, as a
+// controller did before it used this library.
+func legacy(t *testing.T, srv *pdnstest.Server, zone, name, typ, content string) {
+	t.Helper()
+	ctx := testContext(t)
+	require.NoError(t, srv.Client.Records.Add(ctx, zone, name+"."+zone, powerdns.RRType(typ), 300, []string{content}))
+}
+
+// ownersOf reads who holds each RRset of zone, as r sees it.
+func ownersOf(t *testing.T, r *reconcile.Reconciler, zone string) map[rrset.Key]string {
+	t.Helper()
+	live, err := r.Live(testContext(t), zone)
+	require.NoError(t, err)
+	out := make(map[rrset.Key]string)
+	for _, rr := range live {
+		out[rr.Key()] = rr.ManagedBy
+	}
+	return out
+}
