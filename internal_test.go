@@ -85,6 +85,11 @@ func TestNewRefusesBadConfig(t *testing.T) {
 		"nil logger":       {WithManagedBy("w"), WithLogger(nil)},
 		"bad url":          {WithManagedBy("w")},
 		"key with newline": {WithManagedBy("w"), WithAPIKey("se\ncret")},
+		"allow enforced":   {WithManagedBy("w"), WithAllowed(conflict.CNAMEAndOtherData)},
+		"allow ownership":  {WithManagedBy("w"), WithAllowed(conflict.NotOwner)},
+		"allow unknown":    {WithManagedBy("w"), WithAllowed(conflict.Kind("Whatever"))},
+		"negative resync":  {WithManagedBy("w"), WithResync(-time.Second)},
+		"negative wait":    {WithManagedBy("w"), WithLockWait(-time.Second)},
 	}
 	for name, opts := range cases {
 		t.Run(name, func(t *testing.T) {

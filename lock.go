@@ -200,39 +200,60 @@ func (o *op) tryLock(ctx context.Context, lk *lock, readAt time.Time) error {
 		return err
 	}
 	lk.metadata = md
-	now := o.r.cfg.clock.Now().Unix()
-	ttl := int64(o.r.cfg.lockTTL / time.Second)
-	since := readAt.Unix() - ttl
+	view := viewLock(md, o.r.ownKind, o.r.cfg.clock.Now(), readAt, o.r.cfg.lockTTL)
+	lk.contended, lk.holders, lk.stale = view.contended, view.holders, view.stale
+	for _, kind := range view.abandoned {
+		_ = o.srv.dropKind(ctx, o.zone, kind)
+	}
+	return nil
+}
+
+// lockView is what the zone's metadata says about the lock.
+type lockView struct {
+	contended bool
+	holders   []string
+	stale     bool
+	// abandoned are other instances' lock kinds older than lockGC.
+	abandoned []string
+}
+
+// viewLock reads the lock kinds of other Reconcilers in md (own reports
+// this one's): a lock held less than ttl ago is contention, and a lock
+// held or a write finished since ttl before readAt makes the read stale.
+func viewLock(md []powerdns.Metadata, own func(kind string) bool, now, readAt time.Time, ttl time.Duration) lockView {
+	var v lockView
+	ttlSec := int64(ttl / time.Second)
+	since := readAt.Unix() - ttlSec
 	for _, m := range md {
 		if m.Kind == nil {
 			continue
 		}
 		kind := string(*m.Kind)
 		isHeld := strings.HasPrefix(kind, lockHeldPrefix)
-		if !isHeld && !strings.HasPrefix(kind, lockDonePrefix) || o.r.ownKind(kind) {
+		if !isHeld && !strings.HasPrefix(kind, lockDonePrefix) || own(kind) {
 			continue
 		}
 		writer, at, ok := parseStamp(m.Metadata)
 		if !ok {
 			// Not written by this library, or not yet whole: assume the
 			// worst of it.
-			lk.stale = true
+			v.stale = true
 			continue
 		}
-		if isHeld && now-at < ttl {
-			lk.contended = true
-			if !slices.Contains(lk.holders, writer) {
-				lk.holders = append(lk.holders, writer)
+		if isHeld && now.Unix()-at < ttlSec {
+			v.contended = true
+			if !slices.Contains(v.holders, writer) {
+				v.holders = append(v.holders, writer)
 			}
 		}
 		if at >= since {
-			lk.stale = true
+			v.stale = true
 		}
-		if now-at > int64(lockGC/time.Second) {
-			_ = o.srv.dropKind(ctx, o.zone, kind)
+		if now.Unix()-at > int64(lockGC/time.Second) {
+			v.abandoned = append(v.abandoned, kind)
 		}
 	}
-	return nil
+	return v
 }
 
 // recordWrite sends the record that this operation writes under the lock.

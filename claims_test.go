@@ -1,0 +1,149 @@
+package reconcile
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/joeig/go-powerdns/v3"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pdnskit/reconcile/rrset"
+)
+
+// md builds a metadata listing: kind, then its values, repeated.
+func md(kindsAndValues ...[]string) []powerdns.Metadata {
+	var out []powerdns.Metadata
+	for _, kv := range kindsAndValues {
+		kind := powerdns.MetadataKind(kv[0])
+		out = append(out, powerdns.Metadata{Kind: &kind, Metadata: kv[1:]})
+	}
+	return out
+}
+
+func key(name, typ string) rrset.Key { return rrset.Key{Name: name + "." + testZone, Type: typ} }
+
+func claimOf(name, typ string, stamp int64, owner string) string {
+	v := "claim " + name + "." + testZone + " " + typ + " " + strconv.FormatInt(stamp, 10)
+	if owner != "" {
+		v += " " + owner
+	}
+	return v
+}
+
+func TestReadClaims(t *testing.T) {
+	listing := md(
+		[]string{"X-PDNSKIT-O-AAA-1", "writer me", claimOf("a", "A", 10, ""), claimOf("b", "A", 10, "ns/b")},
+		[]string{"X-PDNSKIT-O-BBB-1", "writer them", claimOf("c", "A", 11, "")},
+		// b handed over within the writer: the later claim names the owner.
+		[]string{"X-PDNSKIT-O-AAA-2", "writer me", claimOf("b", "A", 20, "ns/b2")},
+		// a released by the writer; c released by someone else: ignored.
+		[]string{"X-PDNSKIT-R-AAA-3", "writer me", "release a." + testZone + " A X-PDNSKIT-O-AAA-1", "release c." + testZone + " A X-PDNSKIT-O-BBB-1"},
+		// c claimed later by me after it was deleted and created again.
+		[]string{"X-PDNSKIT-O-AAA-4", "writer me", claimOf("c", "A", 30, "")},
+		// Not whole yet: no writer line.
+		[]string{"X-PDNSKIT-O-CCC-1", claimOf("d", "A", 40, "")},
+		// Not ours at all.
+		[]string{"ALLOW-AXFR-FROM", "AUTO-NS"},
+		// Earlier versions: one kind per writer.
+		[]string{legacyKind("old"), "writer old", "claim e." + testZone + " A 5"},
+		[]string{"X-PDNSKIT-OWNER-0000", "writer forged", "claim f." + testZone + " A 5"},
+		[]string{"X-PDNSKIT-O-AAA-5", "writer me", "claim broken", "claim g." + testZone + " A notanumber", "other"},
+	)
+	b := readClaims(listing, "me")
+	assert.Equal(t, ownership{}, b.owner(key("a", "A")), "released")
+	assert.Equal(t, ownership{writer: "me", owner: "ns/b2"}, b.owner(key("b", "A")))
+	assert.Equal(t, ownership{writer: "me"}, b.owner(key("c", "A")), "the latest claim wins")
+	assert.Equal(t, ownership{}, b.owner(key("d", "A")), "a record not yet whole says nothing")
+	assert.Equal(t, ownership{writer: "old"}, b.owner(key("e", "A")))
+	assert.Equal(t, ownership{}, b.owner(key("f", "A")), "a legacy kind must match its writer")
+	assert.Equal(t, ownership{}, b.owner(key("g", "A")))
+	assert.Equal(t, int64(30), b.maxStamp)
+	assert.Len(t, b.mine[key("b", "A")], 2)
+	assert.Len(t, b.records, 5, "the writer's records, whatever their lines")
+	var nilBook *claimBook
+	assert.Equal(t, ownership{}, nilBook.owner(key("a", "A")))
+}
+
+func TestClaimsAndReleases(t *testing.T) {
+	b := readClaims(md(
+		[]string{"X-PDNSKIT-O-AAA-1", "writer me", claimOf("a", "A", 10, "ns/a"), claimOf("b", "A", 10, "")},
+	), "me")
+	a := &rrset.RRset{Name: "a." + testZone, Type: "A", Owner: "ns/a"}
+	aOther := &rrset.RRset{Name: "a." + testZone, Type: "A", Owner: "ns/z"}
+	aNoOwner := &rrset.RRset{Name: "a." + testZone, Type: "A"}
+	c := &rrset.RRset{Name: "c." + testZone, Type: "A"}
+
+	assert.Nil(t, b.claims([]*rrset.RRset{a, aNoOwner}, 5), "claimed already for that owner, or for any")
+	assert.Equal(t, []string{"writer me", claimOf("a", "A", 11, "ns/z"), claimOf("c", "A", 11, "")},
+		b.claims([]*rrset.RRset{aOther, c}, 5), "stamped after every claim read")
+	assert.Equal(t, []string{"writer me", claimOf("c", "A", 99, "")}, b.claims([]*rrset.RRset{c}, 99), "or at now")
+
+	assert.Nil(t, b.releases([]rrset.Key{key("c", "A")}))
+	assert.Equal(t, []string{"writer me", "release b." + testZone + " A X-PDNSKIT-O-AAA-1"}, b.releases([]rrset.Key{key("b", "A")}))
+
+	held := func(k rrset.Key) bool { return k == key("a", "A") }
+	assert.Equal(t, []rrset.Key{key("b", "A")}, b.stale(held))
+}
+
+func TestTidying(t *testing.T) {
+	t.Run("a record with nothing left goes, then the releases that cancel it", func(t *testing.T) {
+		b := readClaims(md(
+			[]string{"X-PDNSKIT-O-AAA-1", "writer me", claimOf("a", "A", 10, "")},
+			[]string{"X-PDNSKIT-O-AAA-2", "writer me", claimOf("b", "A", 11, ""), claimOf("c", "A", 11, "")},
+			[]string{"X-PDNSKIT-R-AAA-3", "writer me", "release a." + testZone + " A X-PDNSKIT-O-AAA-1"},
+			[]string{"X-PDNSKIT-R-AAA-4", "writer me", "release b." + testZone + " A X-PDNSKIT-O-AAA-2"},
+		), "me")
+		got := b.tidying(nil)
+		assert.Nil(t, got.merged)
+		assert.Equal(t, []string{"X-PDNSKIT-O-AAA-1", "X-PDNSKIT-R-AAA-3"}, got.drop,
+			"record 2 still holds c, so its release of b stays")
+
+		got = b.tidying([]rrset.Key{key("c", "A")})
+		assert.Equal(t, []string{"X-PDNSKIT-O-AAA-1", "X-PDNSKIT-O-AAA-2", "X-PDNSKIT-R-AAA-3", "X-PDNSKIT-R-AAA-4"}, got.drop)
+	})
+	t.Run("many small records merge into one", func(t *testing.T) {
+		var listing [][]string
+		// One large record, and many small ones after it.
+		large := []string{"X-PDNSKIT-O-AAA-0", "writer me"}
+		for i := range 100 {
+			large = append(large, claimOf(fmt.Sprintf("big%d", i), "A", 1, ""))
+		}
+		listing = append(listing, large)
+		for i := 1; i <= maxClaimRecords; i++ {
+			listing = append(listing, []string{fmt.Sprintf("X-PDNSKIT-O-AAA-%d", i), "writer me", claimOf(fmt.Sprintf("s%02d", i), "A", int64(i+1), "")})
+		}
+		b := readClaims(md(listing...), "me")
+		got := b.tidying(nil)
+		require.NotNil(t, got.merged)
+		merged := maxClaimRecords + 1 - mergeDownTo + 1
+		assert.Len(t, got.merged, 1+merged, "the writer line and one claim per merged record")
+		assert.Len(t, got.drop, merged)
+		assert.NotContains(t, got.drop, "X-PDNSKIT-O-AAA-0", "the large record is not rewritten")
+		for _, v := range got.merged[1:] {
+			assert.False(t, strings.Contains(v, " big"), v)
+		}
+		// What is merged reads back as the same claims.
+		after := readClaims(append(md(listing...), md(append([]string{"X-PDNSKIT-O-AAA-99"}, got.merged...))...), "me")
+		for k := range b.owners {
+			assert.Equal(t, b.owner(k), after.owner(k), "%s", k)
+		}
+	})
+	t.Run("merging keeps one claim per key, the latest", func(t *testing.T) {
+		var listing [][]string
+		for i := 1; i <= maxClaimRecords+1; i++ {
+			listing = append(listing, []string{fmt.Sprintf("X-PDNSKIT-O-AAA-%d", i), "writer me", claimOf("same", "A", int64(i), fmt.Sprintf("o%d", i))})
+		}
+		got := readClaims(md(listing...), "me").tidying(nil)
+		require.NotNil(t, got.merged)
+		latest := 0
+		for _, kind := range got.drop {
+			n, err := strconv.Atoi(strings.TrimPrefix(kind, "X-PDNSKIT-O-AAA-"))
+			require.NoError(t, err)
+			latest = max(latest, n)
+		}
+		assert.Equal(t, []string{"writer me", claimOf("same", "A", int64(latest), fmt.Sprintf("o%d", latest))}, got.merged)
+	})
+}

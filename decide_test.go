@@ -1,0 +1,271 @@
+package reconcile
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pdnskit/reconcile/conflict"
+	pdnserrors "github.com/pdnskit/reconcile/errors"
+	"github.com/pdnskit/reconcile/rrset"
+)
+
+// The decisions, table-tested without a server: decide is a pure function
+// of the desired state, a read of the zone and the Reconciler's memory.
+
+const testZone = "example.com."
+
+// rr builds a canonical RRset of testZone held by writer (and owner, after
+// a slash: "w/obj").
+func rr(t *testing.T, holder, name, typ string, contents ...string) rrset.RRset {
+	t.Helper()
+	r, err := rrset.New(testZone, name, typ, 300, contents...)
+	require.NoError(t, err)
+	r.ManagedBy, r.Owner, _ = strings.Cut(holder, "/")
+	return r
+}
+
+func setOf(t *testing.T, rrs ...rrset.RRset) *rrset.Set {
+	t.Helper()
+	s, err := rrset.NewSet(testZone)
+	require.NoError(t, err)
+	for _, r := range rrs {
+		require.NoError(t, s.Add(r))
+	}
+	return s
+}
+
+// obsOf is an observation of testZone holding live (and its apex SOA).
+func obsOf(t *testing.T, live ...rrset.RRset) *observation {
+	t.Helper()
+	soa := rr(t, "", "@", "SOA", "ns1.example.net. hostmaster.example.com. 1 10800 3600 604800 3600")
+	return &observation{set: setOf(t, append([]rrset.RRset{soa}, live...)...), claims: readClaims(nil, "me")}
+}
+
+// memory is a recall whose gate is open for the keys in open, and which
+// remembers refusals.
+type memory struct {
+	open    map[rrset.Key]bool
+	asked   []rrset.Key
+	refusal map[rrset.Key][]pdnserrors.Problem
+}
+
+func (m *memory) sustained(k rrset.Key) bool {
+	m.asked = append(m.asked, k)
+	return m.open[k]
+}
+
+func (m *memory) refused(c rrset.Change, _ *rrset.Set) ([]pdnserrors.Problem, bool) {
+	p, ok := m.refusal[c.Key()]
+	return p, ok
+}
+
+func defaultRules() rules {
+	c := defaultConfig()
+	c.managedBy = "me"
+	return c.rules()
+}
+
+// summary renders a decision as short lines, for comparing with a table.
+func summary(d decision) []string {
+	var out []string
+	for _, c := range d.plan.Changes {
+		out = append(out, c.Op.String()+" "+strings.TrimSuffix(c.Key().Name, "."+testZone)+" "+c.Key().Type)
+	}
+	for _, c := range d.blocked {
+		out = append(out, "blocked "+strings.TrimSuffix(c.Key.Name, "."+testZone)+" "+c.Key.Type+" "+string(c.Kind))
+	}
+	for _, def := range d.deferred {
+		out = append(out, "deferred "+strings.TrimSuffix(def.RRset.Name, "."+testZone)+" "+def.RRset.Type+" "+string(def.Reason))
+	}
+	for _, r := range d.refused {
+		out = append(out, "remembered "+strings.TrimSuffix(r.Change.Key().Name, "."+testZone)+" "+r.Change.Key().Type)
+	}
+	for _, h := range d.handovers {
+		out = append(out, "handover "+strings.TrimSuffix(h.Key.Name, "."+testZone)+" "+h.From+" -> "+h.To)
+	}
+	if d.locking {
+		out = append(out, "lock")
+	}
+	return out
+}
+
+func TestDecideSync(t *testing.T) {
+	www := func(holder string) rrset.RRset { return rr(t, holder, "www", "A", "192.0.2.1") }
+	wwwNew := rr(t, "me", "www", "A", "192.0.2.2")
+	many := func(holder string, n int) []rrset.RRset {
+		var out []rrset.RRset
+		for i := range n {
+			out = append(out, rr(t, holder, "h"+string(rune('a'+i)), "TXT", `"x"`))
+		}
+		return out
+	}
+	cases := []struct {
+		name    string
+		desired []rrset.RRset
+		live    []rrset.RRset
+		rules   func(*rules)
+		in      func(*intent)
+		open    []string // names whose absence is sustained
+		refused []string // names whose change PowerDNS refused before
+		want    []string
+	}{
+		{name: "in sync", desired: []rrset.RRset{www("me")}, live: []rrset.RRset{www("me")}, want: nil},
+		{name: "create takes the lock", desired: []rrset.RRset{www("me")}, want: []string{"create www A", "lock"}},
+		{name: "own update needs no lock", desired: []rrset.RRset{wwwNew}, live: []rrset.RRset{www("me")}, want: []string{"update www A"}},
+		{name: "another writer's", desired: []rrset.RRset{wwwNew}, live: []rrset.RRset{www("them")},
+			want: []string{"blocked www A NotOwner"}},
+		{name: "unowned without adoption", desired: []rrset.RRset{www("me")}, live: []rrset.RRset{www("")},
+			want: []string{"blocked www A Unowned"}},
+		{name: "unowned adopted under the lock", desired: []rrset.RRset{www("me")}, live: []rrset.RRset{www("")},
+			rules: func(r *rules) { r.adopt = true; r.conflicts = append(r.conflicts, conflict.WithAdoption(true)) },
+			want:  []string{"update www A", "lock"}},
+		{name: "absent: gate holds", live: []rrset.RRset{www("me")},
+			want: []string{"deferred www A AbsenceNotSustained"}},
+		{name: "absent: gate open", live: []rrset.RRset{www("me")}, open: []string{"www"},
+			want: []string{"delete www A"}},
+		{name: "absent: upsert-only", live: []rrset.RRset{www("me")}, open: []string{"www"},
+			rules: func(r *rules) { r.upsertOnly = true }, want: []string{"deferred www A UpsertOnly"}},
+		{name: "absent: teardown deletes at once", live: []rrset.RRset{www("me")},
+			in: func(in *intent) { in.deletes = deleteNow }, want: []string{"delete www A"}},
+		{name: "another writer's absent RRset is not ours to delete", live: []rrset.RRset{www("them")}, open: []string{"www"}, want: nil},
+		{name: "guard holds a large delete", live: many("me", 10), open: []string{"ha", "hb", "hc", "hd"},
+			want: []string{"deferred ha TXT DeleteGuard", "deferred hb TXT DeleteGuard", "deferred hc TXT DeleteGuard", "deferred hd TXT DeleteGuard",
+				"deferred he TXT AbsenceNotSustained", "deferred hf TXT AbsenceNotSustained", "deferred hg TXT AbsenceNotSustained",
+				"deferred hh TXT AbsenceNotSustained", "deferred hi TXT AbsenceNotSustained", "deferred hj TXT AbsenceNotSustained"}},
+		{name: "guard lets a small delete pass", desired: many("me", 10)[1:], live: many("me", 10), open: []string{"ha"},
+			want: []string{"delete ha TXT"}},
+		{name: "forced past the guard", desired: many("me", 10)[4:], live: many("me", 10), open: []string{"ha", "hb", "hc", "hd"},
+			in:   func(in *intent) { in.force = true },
+			want: []string{"delete ha TXT", "delete hb TXT", "delete hc TXT", "delete hd TXT"}},
+		{name: "CNAME next to another writer's A", desired: []rrset.RRset{rr(t, "me", "www", "CNAME", "@")}, live: []rrset.RRset{www("them")},
+			want: []string{"blocked www CNAME CNAMEAndOtherData"}},
+		{name: "CNAME next to a held-back A of the writer", desired: []rrset.RRset{rr(t, "me", "www", "CNAME", "@")}, live: []rrset.RRset{www("me")},
+			want: []string{"blocked www CNAME CNAMEAndOtherData", "deferred www A AbsenceNotSustained"}},
+		{name: "takeover replaces the held-back A", desired: []rrset.RRset{rr(t, "me", "www", "CNAME", "@")}, live: []rrset.RRset{www("me")},
+			rules: func(r *rules) { r.conflicts = append(r.conflicts, conflict.WithPolicy(conflict.Takeover)) },
+			want:  []string{"delete www A", "create www CNAME", "lock"}},
+		{name: "ALIAS next to A", desired: []rrset.RRset{rr(t, "me", "@", "ALIAS", "lb.example.net.")}, live: []rrset.RRset{rr(t, "me", "@", "A", "192.0.2.1")},
+			want: []string{"blocked example.com. ALIAS ALIASAndAddress", "deferred example.com. A AbsenceNotSustained"}},
+		{name: "ALIAS next to A, allowed", desired: []rrset.RRset{rr(t, "me", "@", "ALIAS", "lb.example.net."), rr(t, "me", "@", "A", "192.0.2.1")},
+			live:  []rrset.RRset{rr(t, "me", "@", "A", "192.0.2.1")},
+			rules: func(r *rules) { r.conflicts = append(r.conflicts, conflict.WithAllowed(conflict.ALIASAndAddress)) },
+			want:  []string{"create example.com. ALIAS", "lock"}},
+		{name: "a refusal is not sent again", desired: []rrset.RRset{wwwNew}, live: []rrset.RRset{www("me")}, refused: []string{"www"},
+			want: []string{"remembered www A"}},
+		{name: "handover between objects of the writer", desired: []rrset.RRset{www("me/b")}, live: []rrset.RRset{www("me/a")},
+			want: []string{"update www A", "handover www a -> b"}},
+		{name: "no owner named keeps the recorded one", desired: []rrset.RRset{www("me")}, live: []rrset.RRset{www("me/a")}, want: nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ru := defaultRules()
+			if c.rules != nil {
+				c.rules(&ru)
+			}
+			in := intent{desired: setOf(t, c.desired...)}
+			if c.in != nil {
+				c.in(&in)
+			}
+			mem := &memory{open: map[rrset.Key]bool{}, refusal: map[rrset.Key][]pdnserrors.Problem{}}
+			for _, n := range c.open {
+				for _, l := range c.live {
+					if strings.HasPrefix(l.Name, n+".") {
+						mem.open[l.Key()] = true
+					}
+				}
+			}
+			for _, n := range c.refused {
+				mem.refusal[rrset.Key{Name: n + "." + testZone, Type: "A"}] = []pdnserrors.Problem{{Message: "no"}}
+			}
+			got := summary(decide(in, obsOf(t, c.live...), ru, mem))
+			assert.Equal(t, c.want, got)
+		})
+	}
+}
+
+// TestDecideAsksTheGateOncePerKey: a decision made again (a re-read under
+// the lock) asks the gate about the same keys, and every absent RRset of
+// the writer is asked about — also one that appeared since the first read.
+func TestDecideAsksTheGateOncePerKey(t *testing.T) {
+	mem := &memory{open: map[rrset.Key]bool{}}
+	first := obsOf(t, rr(t, "me", "a", "A", "192.0.2.1"))
+	in := intent{desired: setOf(t)}
+	decide(in, first, defaultRules(), mem)
+	assert.Equal(t, []rrset.Key{{Name: "a." + testZone, Type: "A"}}, mem.asked)
+
+	mem.asked = nil
+	// Another replica of the writer created b since: still gated.
+	again := obsOf(t, rr(t, "me", "a", "A", "192.0.2.1"), rr(t, "me", "b", "A", "192.0.2.2"))
+	d := decide(in, again, defaultRules(), mem)
+	assert.ElementsMatch(t, []rrset.Key{{Name: "a." + testZone, Type: "A"}, {Name: "b." + testZone, Type: "A"}}, mem.asked)
+	assert.Empty(t, d.plan.Changes, "nothing deleted on first sight")
+	assert.Len(t, d.deferred, 2)
+}
+
+func TestDecideApplyAndRemove(t *testing.T) {
+	a := rr(t, "me", "www", "A", "192.0.2.1")
+	txt := rr(t, "me", "www", "TXT", `"v=1"`)
+	cases := []struct {
+		name  string
+		in    intent
+		live  []rrset.RRset
+		dis   []rrset.RRset
+		rules func(*rules)
+		want  []string
+	}{
+		{name: "apply leaves the writer's other RRsets at the name",
+			in: intent{desired: setOf(t, a), keys: []rrset.Key{a.Key()}}, live: []rrset.RRset{txt}, want: []string{"create www A", "lock"}},
+		{name: "apply judges against all data at the name",
+			in:   intent{desired: setOf(t, rr(t, "me", "www", "CNAME", "@")), keys: []rrset.Key{{Name: "www." + testZone, Type: "CNAME"}}},
+			live: []rrset.RRset{txt}, want: []string{"blocked www CNAME CNAMEAndOtherData"}},
+		{name: "remove the writer's",
+			in: intent{desired: setOf(t), keys: []rrset.Key{a.Key()}, deletes: deleteNow}, live: []rrset.RRset{a, txt}, want: []string{"delete www A"}},
+		{name: "remove what is gone",
+			in: intent{desired: setOf(t), keys: []rrset.Key{a.Key()}, deletes: deleteNow}, want: nil},
+		{name: "remove another writer's",
+			in: intent{desired: setOf(t), keys: []rrset.Key{a.Key()}, deletes: deleteNow}, live: []rrset.RRset{rr(t, "them", "www", "A", "192.0.2.1")},
+			want: []string{"blocked www A NotOwner"}},
+		{name: "remove one of no writer",
+			in: intent{desired: setOf(t), keys: []rrset.Key{a.Key()}, deletes: deleteNow}, live: []rrset.RRset{rr(t, "", "www", "A", "192.0.2.1")},
+			want: []string{"blocked www A Unowned"}},
+		{name: "remove one of no writer, adopting",
+			in: intent{desired: setOf(t), keys: []rrset.Key{a.Key()}, deletes: deleteNow}, live: []rrset.RRset{rr(t, "", "www", "A", "192.0.2.1")},
+			rules: func(r *rules) { r.adopt = true }, want: []string{"delete www A", "lock"}},
+		{name: "remove the writer's disabled RRset",
+			in: intent{desired: setOf(t), keys: []rrset.Key{a.Key()}, deletes: deleteNow}, dis: []rrset.RRset{a}, want: []string{"delete www A"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ru := defaultRules()
+			if c.rules != nil {
+				c.rules(&ru)
+			}
+			obs := obsOf(t, c.live...)
+			obs.disabled = c.dis
+			got := summary(decide(c.in, obs, ru, &memory{}))
+			assert.Equal(t, c.want, got)
+		})
+	}
+}
+
+func TestWithLiveSerial(t *testing.T) {
+	live := rr(t, "me", "@", "SOA", "ns1.example.net. hostmaster.example.com. 2024010107 10800 3600 604800 3600")
+	sameButSerial := rr(t, "me", "@", "SOA", "ns1.example.net. hostmaster.example.com. 1 10800 3600 604800 3600")
+	newRefresh := rr(t, "me", "@", "SOA", "ns1.example.net. hostmaster.example.com. 1 7200 3600 604800 3600")
+	obs := &observation{set: setOf(t, live), soaEditAPI: "DEFAULT"}
+
+	d := decide(intent{desired: setOf(t, sameButSerial)}, obs, defaultRules(), &memory{})
+	assert.Empty(t, d.plan.Changes, "PowerDNS rewrites the serial: a serial alone is no change")
+
+	d = decide(intent{desired: setOf(t, newRefresh)}, obs, defaultRules(), &memory{})
+	require.Len(t, d.plan.Changes, 1)
+	assert.Equal(t, []string{"ns1.example.net. hostmaster.example.com. 2024010107 7200 3600 604800 3600"}, d.plan.Changes[0].New.Records)
+
+	obs.soaEditAPI = ""
+	d = decide(intent{desired: setOf(t, sameButSerial)}, obs, defaultRules(), &memory{})
+	require.Len(t, d.plan.Changes, 1, "without SOA-EDIT-API the serial is written as asked")
+	assert.Equal(t, sameButSerial.Records, d.plan.Changes[0].New.Records)
+}

@@ -1,0 +1,81 @@
+package reconcile
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/pdnskit/reconcile/backoff/backofftest"
+	pdnserrors "github.com/pdnskit/reconcile/errors"
+	"github.com/pdnskit/reconcile/rrset"
+)
+
+// TestGateObserver: one observation per key per operation, however often
+// decide asks; a dry run observes nothing.
+func TestGateObserver(t *testing.T) {
+	clock := backofftest.NewClock(time.Unix(0, 0))
+	r := testReconciler(t, WithClock(clock), WithDeletionGate(2, time.Minute))
+	mem := r.memory(testZone)
+	k := rrset.Key{Name: "a." + testZone, Type: "A"}
+
+	obs := mem.observer(r.cfg, true)
+	assert.False(t, obs.sustained(k))
+	assert.False(t, obs.sustained(k), "asked again: the same answer, no second observation")
+	clock.Advance(time.Minute)
+	dry := mem.observer(r.cfg, false)
+	assert.False(t, dry.sustained(k), "a dry run does not observe")
+	obs = mem.observer(r.cfg, true)
+	assert.True(t, obs.sustained(k), "second observation, a minute later")
+
+	obs.settle([]rrset.Key{k})
+	assert.False(t, mem.observer(r.cfg, false).sustained(k), "ended")
+
+	open := testReconciler(t, WithDeletionGate(1, 0))
+	assert.True(t, open.memory(testZone).observer(open.cfg, false).sustained(k), "a gate that opens at once")
+}
+
+// TestRefusalMemory: a refused change is remembered against the data at its
+// name; a change of either forgets it, and keepRefusals drops memos that
+// no longer stand, within the operation's scope only.
+func TestRefusalMemory(t *testing.T) {
+	r := testReconciler(t)
+	mem := r.memory(testZone)
+	cname := rr(t, "me", "www", "CNAME", "@")
+	a := rr(t, "them", "www", "A", "192.0.2.1")
+	live := setOf(t, a)
+	c := rrset.Change{Op: rrset.OpCreate, New: &cname}
+	problems := []pdnserrors.Problem{{Reason: pdnserrors.Conflict, Message: "Conflicts with pre-existing RRset"}}
+	mem.remember([]rrset.Change{c}, problems, live)
+
+	got, ok := mem.refused(c, live)
+	assert.True(t, ok)
+	assert.Equal(t, problems, got)
+	_, ok = mem.refused(c, setOf(t, rr(t, "them", "www", "A", "192.0.2.2")))
+	assert.False(t, ok, "the data at the name changed")
+	other := rr(t, "me", "www", "CNAME", "other.example.net.")
+	_, ok = mem.refused(rrset.Change{Op: rrset.OpCreate, New: &other}, live)
+	assert.False(t, ok, "the change changed")
+
+	mem.keepRefusals(func(rrset.Key) bool { return false }, nil)
+	_, ok = mem.refused(c, live)
+	assert.True(t, ok, "out of scope: kept")
+	mem.keepRefusals(func(rrset.Key) bool { return true }, []Refusal{{Change: c}})
+	_, ok = mem.refused(c, live)
+	assert.True(t, ok, "still current: kept")
+	mem.keepRefusals(func(rrset.Key) bool { return true }, nil)
+	_, ok = mem.refused(c, live)
+	assert.False(t, ok, "no longer planned: forgotten")
+}
+
+func TestForget(t *testing.T) {
+	r := testReconciler(t)
+	mem := r.memory(testZone)
+	mem.lastDone = "X-PDNSKIT-D-1"
+	mem.remember([]rrset.Change{{Op: rrset.OpDelete, Old: &rrset.RRset{Name: "a." + testZone, Type: "A"}}}, nil, setOf(t))
+	r.Forget("EXAMPLE.com")
+	assert.Empty(t, mem.lastDone)
+	assert.Empty(t, mem.refusals)
+	r.Forget("not a zone..")
+	r.Forget("never.seen.")
+}

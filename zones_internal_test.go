@@ -1,0 +1,62 @@
+package reconcile
+
+import (
+	"testing"
+
+	"github.com/joeig/go-powerdns/v3"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pdnskit/reconcile/rrset"
+)
+
+func TestZoneSpec(t *testing.T) {
+	spec, err := ZoneSpec{Kind: "master", Nameservers: []string{"NS2.example.net", "ns1.example.net.", "ns1.example.net"}, SOAEditAPI: "default"}.canonical(testZone)
+	require.NoError(t, err)
+	assert.Equal(t, "Master", spec.Kind)
+	assert.Equal(t, []string{"ns1.example.net.", "ns2.example.net."}, spec.Nameservers)
+	assert.Equal(t, "DEFAULT", spec.SOAEditAPI)
+
+	_, err = ZoneSpec{Kind: "Primary"}.canonical(testZone)
+	var input *InputError
+	assert.ErrorAs(t, err, &input)
+	_, err = ZoneSpec{Nameservers: []string{"not a name"}}.canonical(testZone)
+	assert.ErrorAs(t, err, &input)
+
+	api := spec.api(testZone)
+	assert.Equal(t, powerdns.ZoneKind("Master"), *api.Kind)
+	assert.Equal(t, "DEFAULT", *api.SOAEditAPI)
+	assert.Nil(t, api.DNSsec)
+
+	ns := func(contents ...string) powerdns.RRset {
+		out := powerdns.RRset{Name: powerdns.String(testZone), Type: powerdns.RRTypePtr("NS")}
+		for _, c := range contents {
+			out.Records = append(out.Records, powerdns.Record{Content: powerdns.String(c)})
+		}
+		return out
+	}
+	same := &powerdns.Zone{Kind: powerdns.ZoneKindPtr("Master"), SOAEditAPI: powerdns.String("DEFAULT"),
+		RRsets: []powerdns.RRset{ns("ns2.example.net.", "NS1.example.net.")}}
+	assert.Empty(t, spec.differences(testZone, same))
+	other := &powerdns.Zone{Kind: powerdns.ZoneKindPtr("Native"), SOAEditAPI: powerdns.String(""),
+		RRsets: []powerdns.RRset{ns("ns3.example.net.")}}
+	diffs := spec.differences(testZone, other)
+	fields := make([]string, len(diffs))
+	for i, d := range diffs {
+		fields[i] = d.Field
+	}
+	assert.Equal(t, []string{"kind", "nameservers", "soa_edit_api"}, fields)
+	assert.Equal(t, `kind is "Native", not "Master"`, diffs[0].String())
+}
+
+func TestOthersIn(t *testing.T) {
+	obs := obsOf(t, rr(t, "me", "a", "A", "192.0.2.1"), rr(t, "", "b", "A", "192.0.2.1"),
+		rr(t, "them", "c", "A", "192.0.2.1"), rr(t, "them", "d", "A", "192.0.2.1"))
+	obs.disabled = []rrset.RRset{rr(t, "else", "e", "A", "192.0.2.1")}
+	err := othersIn(testZone, obs, "me")
+	var inUse *ZoneInUseError
+	require.ErrorAs(t, err, &inUse)
+	assert.Equal(t, []string{"else", "them"}, inUse.Writers)
+	assert.Equal(t, 3, inUse.RRsets)
+	assert.NoError(t, othersIn(testZone, obsOf(t, rr(t, "me", "a", "A", "192.0.2.1")), "me"))
+}
