@@ -67,3 +67,6 @@ func (k Kind) rank() int {
 	}
 	return len(kinds)
 }
+
+// known reports whether k is one of the kinds above.
+func (k Kind) known() bool { return k.rank() < len(kinds) }
