@@ -67,7 +67,7 @@ func New(serverURL string, opts ...Option) (*Reconciler, error) {
 			cfg.dnsAddr = net.JoinHostPort(u.Hostname(), "53")
 		}
 	}
-	requeue := append([]backoff.Option{backoff.WithClock(cfg.clock)}, cfg.requeue...)
+	requeue := append([]backoff.RequeueOption{backoff.WithClock(cfg.clock)}, cfg.requeue...)
 	return &Reconciler{
 		cfg:       cfg,
 		client:    client,

@@ -38,7 +38,7 @@ type syncRun struct {
 // within the Reconciler's retry bounds; the error it returns carries every
 // problem PowerDNS reported (a *pdnserrors.APIError) or the transport's.
 func (s *syncRun) call(ctx context.Context, fn func(ctx context.Context) error) error {
-	opts := append([]backoff.Option{backoff.WithClock(s.r.cfg.clock)}, s.r.cfg.retry...)
+	opts := append([]backoff.RetryOption{backoff.WithClock(s.r.cfg.clock)}, s.r.cfg.retry...)
 	return backoff.Retry(ctx, func(ctx context.Context) error {
 		s.res.Requests++
 		return pdnsapi.Call(ctx, fn)
