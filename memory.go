@@ -39,7 +39,7 @@ func newZoneMemory(cfg config) *zoneMemory {
 func (m *zoneMemory) reset(cfg config) {
 	m.absences = backoff.NewGate(cfg.deleteChecks, cfg.deleteSpan, backoff.WithClock(cfg.clock))
 	m.refusals = make(map[string]refusalMemo)
-	m.requeue = backoff.NewRequeue(append([]backoff.Option{backoff.WithClock(cfg.clock)}, cfg.requeue...)...)
+	m.requeue = backoff.NewRequeue(append([]backoff.RequeueOption{backoff.WithClock(cfg.clock)}, cfg.requeue...)...)
 	m.lastDone = ""
 }
 

@@ -80,8 +80,8 @@ type config struct {
 	logger     *slog.Logger
 	clock      backoff.Clock
 
-	retry   []backoff.Option
-	requeue []backoff.Option
+	retry   []backoff.RetryOption
+	requeue []backoff.RequeueOption
 	resync  time.Duration
 
 	deleteChecks  int
@@ -150,14 +150,14 @@ func WithClock(clock backoff.Clock) Option { return func(c *config) { c.clock = 
 // one API call are retried within an operation: backoff.WithMaxAttempts,
 // backoff.WithMaxElapsedTime, backoff.WithInitialInterval and so on.
 // Refusals are never retried.
-func WithRetry(opts ...backoff.Option) Option {
+func WithRetry(opts ...backoff.RetryOption) Option {
 	return func(c *config) { c.retry = append(c.retry, opts...) }
 }
 
 // WithRequeue sets how Result.RequeueAfter is chosen after a failure or a
 // refusal: the refusal interval (backoff.WithRefusalInterval, 10 minutes by
 // default) and the growth of waits after transient failures.
-func WithRequeue(opts ...backoff.Option) Option {
+func WithRequeue(opts ...backoff.RequeueOption) Option {
 	return func(c *config) { c.requeue = append(c.requeue, opts...) }
 }
 

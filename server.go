@@ -18,7 +18,7 @@ import (
 // deciding, the lock protocol, ownership — is built on its calls.
 type server struct {
 	client *pdnsapi.Client
-	retry  []backoff.Option
+	retry  []backoff.RetryOption
 
 	// storeTurn lets one operation at a time learn the ownership store.
 	storeTurn chan struct{}

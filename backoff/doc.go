@@ -6,4 +6,20 @@
 // names vanished from one read).
 //
 // The package is pure: time comes through a Clock, so tests never sleep.
+//
+// Each constructor takes its own option type, so that an option it would
+// ignore does not compile: Retry takes RetryOption, NewRequeue
+// RequeueOption, NewGate GateOption. An option that several of them take
+// has a type that is each of theirs: WithClock returns an Option (all
+// three); the options on waiting out transient failures return a
+// RetryRequeueOption (Retry and NewRequeue). At the call site nothing
+// changes but what compiles:
+//
+//	backoff.Retry(ctx, op, backoff.WithClock(c), backoff.WithMaxAttempts(3)) // compiles
+//	backoff.NewGate(3, time.Minute, backoff.WithMaxAttempts(2))              // does not
+//
+// A slice of options is typed for the constructor it is for:
+// []backoff.RetryOption{backoff.WithClock(c), backoff.WithJitter(0)}.
+// Values out of range (negative durations, NaN) are ignored and the
+// default kept; a nil option is skipped.
 package backoff

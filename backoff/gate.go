@@ -15,6 +15,12 @@ import (
 // Memory grows only with keys whose condition currently holds: a contrary
 // observation drops the key, and Forget and ForgetIdle drop keys no longer
 // checked. A Gate is safe for concurrent use.
+//
+// A Gate lives in memory, so a restart (or a change of leader) would start
+// every streak again, and a controller that restarts more often than the
+// span would never act. Streak and Restore let it keep a streak where it
+// keeps the rest of its state, such as an annotation or a status field of
+// the object the condition is about.
 type Gate struct {
 	checks int
 	span   time.Duration
@@ -32,9 +38,9 @@ type streak struct {
 
 // NewGate returns a Gate that opens after checks consecutive observations
 // spanning at least span (DefaultSustainChecks and DefaultSustainSpan are
-// sensible values). checks below 1 count as 1 and a negative span as 0. It
-// takes WithClock.
-func NewGate(checks int, span time.Duration, opts ...Option) *Gate {
+// sensible values). checks below 1 count as 1 and a negative span as 0. Its
+// only option is WithClock.
+func NewGate(checks int, span time.Duration, opts ...GateOption) *Gate {
 	cfg := gateConfig(opts)
 	return &Gate{
 		checks:  max(checks, 1),
@@ -72,6 +78,46 @@ func (g *Gate) Sustained(key string) bool {
 	defer g.mu.Unlock()
 	s, ok := g.streaks[key]
 	return ok && g.sustained(s, now)
+}
+
+// Streak returns key's running streak: when its first check was and how
+// many consecutive checks observed the condition. ok is false when key has
+// none (its condition does not hold, or was never observed). Store since
+// and checks after each Observe that leaves a streak, and restore them with
+// Restore after a restart; remove them from the store when ok is false.
+func (g *Gate) Streak(key string) (since time.Time, checks int, ok bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	s, ok := g.streaks[key]
+	if !ok {
+		return time.Time{}, 0, false
+	}
+	return s.first, s.count, true
+}
+
+// Restore puts a streak of key back, as Streak returned it before a
+// restart, replacing whatever the Gate holds for key: the next Observe
+// continues it, and Sustained answers from it at once. The key counts as
+// checked now for ForgetIdle. A stored streak is input from outside (it may
+// have been edited, or written by a clock ahead of this one), so Restore
+// never panics and never lets the Gate open sooner than the stored streak
+// could:
+//
+//   - checks below 1 is no streak: Restore drops key, as Forget does;
+//   - a zero since, or one after now, is taken as now: the span starts
+//     again, and the checks count.
+func (g *Gate) Restore(key string, since time.Time, checks int) {
+	now := g.clock.Now()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if checks < 1 {
+		delete(g.streaks, key)
+		return
+	}
+	if since.IsZero() || since.After(now) {
+		since = now
+	}
+	g.streaks[key] = streak{first: since, last: now, count: checks}
 }
 
 func (g *Gate) sustained(s streak, now time.Time) bool {

@@ -2,11 +2,14 @@ package backoff_test
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/pdnskit/reconcile/backoff"
 	"github.com/pdnskit/reconcile/backoff/backofftest"
@@ -91,6 +94,9 @@ func TestGateConcurrent(t *testing.T) {
 				key := fmt.Sprintf("n%d.example.com.", (w+i)%5)
 				g.Observe(key, i%7 != 0)
 				g.Sustained(key)
+				if since, checks, ok := g.Streak(key); ok && i%11 == 0 {
+					g.Restore(key, since, checks)
+				}
 				if i%50 == 0 {
 					clock.Advance(time.Second)
 					g.ForgetIdle(time.Hour)
@@ -100,4 +106,128 @@ func TestGateConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 	assert.LessOrEqual(t, g.Len(), 5)
+}
+
+func TestGateStreak(t *testing.T) {
+	clock := backofftest.NewClock(epoch)
+	g := backoff.NewGate(3, 2*time.Minute, backoff.WithClock(clock))
+
+	_, _, ok := g.Streak("a.")
+	assert.False(t, ok, "never observed")
+
+	g.Observe("a.", true)
+	clock.Advance(time.Minute)
+	g.Observe("a.", true)
+	since, checks, ok := g.Streak("a.")
+	assert.True(t, ok)
+	assert.Equal(t, epoch, since, "the first check of the streak")
+	assert.Equal(t, 2, checks)
+
+	g.Sustained("a.")
+	_, checks, _ = g.Streak("a.")
+	assert.Equal(t, 2, checks, "Sustained records no check")
+
+	g.Observe("a.", false)
+	since, checks, ok = g.Streak("a.")
+	assert.False(t, ok, "a contrary observation ends the streak")
+	assert.True(t, since.IsZero())
+	assert.Zero(t, checks)
+}
+
+// TestGateRestore replays a restart: a streak kept outside the Gate (as
+// text, as an annotation would keep it) and restored into a new Gate opens
+// it on schedule, where a new Gate without it starts again.
+func TestGateRestore(t *testing.T) {
+	clock := backofftest.NewClock(epoch)
+	before := backoff.NewGate(3, 2*time.Minute, backoff.WithClock(clock))
+	before.Observe("api.", true)
+	clock.Advance(time.Minute)
+	assert.False(t, before.Observe("api.", true))
+	since, checks, ok := before.Streak("api.")
+	require.True(t, ok)
+	stored := map[string]string{"since": since.Format(time.RFC3339Nano), "checks": strconv.Itoa(checks)}
+
+	// The restart: a new Gate, the old one gone.
+	clock.Advance(time.Minute)
+	after := backoff.NewGate(3, 2*time.Minute, backoff.WithClock(clock))
+	fresh := backoff.NewGate(3, 2*time.Minute, backoff.WithClock(clock))
+	since, err := time.Parse(time.RFC3339Nano, stored["since"])
+	require.NoError(t, err)
+	checks, err = strconv.Atoi(stored["checks"])
+	require.NoError(t, err)
+	after.Restore("api.", since, checks)
+
+	assert.True(t, after.Observe("api.", true), "the third check, two minutes after the first")
+	assert.False(t, fresh.Observe("api.", true), "without the stored streak, the first check again")
+	_, checks, _ = after.Streak("api.")
+	assert.Equal(t, 3, checks)
+}
+
+func TestGateRestoreInput(t *testing.T) {
+	const key = "api."
+	now := epoch.Add(time.Hour)
+	tests := []struct {
+		name      string
+		since     time.Time
+		checks    int
+		ok        bool
+		wantSince time.Time
+		sustained bool // right after Restore, with 3 checks over 2 minutes
+	}{
+		{"a streak under way", now.Add(-time.Minute), 2, true, now.Add(-time.Minute), false},
+		{"a sustained streak", now.Add(-10 * time.Minute), 5, true, now.Add(-10 * time.Minute), true},
+		{"enough checks, too recent", now.Add(-time.Minute), 7, true, now.Add(-time.Minute), false},
+		{"one check", now, 1, true, now, false},
+		{"zero checks is no streak", now.Add(-time.Hour), 0, false, time.Time{}, false},
+		{"negative checks is no streak", now.Add(-time.Hour), -3, false, time.Time{}, false},
+		{"zero since starts the span now", time.Time{}, 9, true, now, false},
+		{"future since starts the span now", now.Add(time.Hour), 9, true, now, false},
+		{"huge checks", now.Add(-time.Hour), math.MaxInt, true, now.Add(-time.Hour), true},
+		{"far past since", time.Unix(-1<<40, 0), 3, true, time.Unix(-1<<40, 0), true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			clock := backofftest.NewClock(now)
+			g := backoff.NewGate(3, 2*time.Minute, backoff.WithClock(clock))
+			// Whatever the Gate held for the key is replaced.
+			g.Observe(key, true)
+			g.Observe(key, true)
+			assert.NotPanics(t, func() { g.Restore(key, tc.since, tc.checks) })
+
+			since, checks, ok := g.Streak(key)
+			assert.Equal(t, tc.ok, ok)
+			assert.True(t, tc.wantSince.Equal(since), "since %s, want %s", since, tc.wantSince)
+			if tc.ok {
+				assert.Equal(t, tc.checks, checks)
+				assert.Equal(t, 1, g.Len())
+			} else {
+				assert.Equal(t, 0, g.Len(), "no streak holds no memory")
+			}
+			assert.Equal(t, tc.sustained, g.Sustained(key))
+		})
+	}
+}
+
+// TestGateRestoreSpanStartsAgain checks that a streak whose start is not
+// credible opens the Gate only a full span after the restore.
+func TestGateRestoreSpanStartsAgain(t *testing.T) {
+	clock := backofftest.NewClock(epoch)
+	g := backoff.NewGate(3, 2*time.Minute, backoff.WithClock(clock))
+	g.Restore("api.", epoch.Add(24*time.Hour), 10)
+	clock.Advance(time.Minute)
+	assert.False(t, g.Observe("api.", true), "one minute into the span")
+	clock.Advance(time.Minute)
+	assert.True(t, g.Observe("api.", true), "two minutes after the restore")
+}
+
+func TestGateRestoreIdle(t *testing.T) {
+	clock := backofftest.NewClock(epoch)
+	g := backoff.NewGate(3, 2*time.Minute, backoff.WithClock(clock))
+	clock.Advance(time.Hour)
+	g.Restore("api.", epoch, 2)
+	assert.Zero(t, g.ForgetIdle(30*time.Minute), "a restored key counts as checked now")
+	clock.Advance(30 * time.Minute)
+	assert.Equal(t, 1, g.ForgetIdle(30*time.Minute))
+	_, _, ok := g.Streak("api.")
+	assert.False(t, ok)
 }

@@ -50,10 +50,52 @@ const (
 	DefaultSustainSpan = 5 * time.Minute
 )
 
-// Option adjusts Retry, NewRequeue or NewGate. Each documents which of them
-// it applies to; the others ignore it. Values out of range (negative
-// durations, NaN) are ignored and the default kept.
-type Option func(*config)
+// RetryOption adjusts Retry.
+type RetryOption interface{ applyRetry(*config) }
+
+// RequeueOption adjusts NewRequeue.
+type RequeueOption interface{ applyRequeue(*config) }
+
+// GateOption adjusts NewGate.
+type GateOption interface{ applyGate(*config) }
+
+// RetryRequeueOption adjusts Retry and NewRequeue alike.
+type RetryRequeueOption interface {
+	RetryOption
+	RequeueOption
+}
+
+// Option adjusts Retry, NewRequeue and NewGate alike.
+type Option interface {
+	RetryOption
+	RequeueOption
+	GateOption
+}
+
+// One type per set of constructors an option applies to, so that an
+// option's dynamic type cannot be asserted to a constructor it does not
+// apply to either.
+type (
+	retryOnly    func(*config)
+	requeueOnly  func(*config)
+	retryRequeue func(*config)
+	everywhere   func(*config)
+)
+
+func (f retryOnly) applyRetry(c *config)      { f(c) }
+func (f requeueOnly) applyRequeue(c *config)  { f(c) }
+func (f retryRequeue) applyRetry(c *config)   { f(c) }
+func (f retryRequeue) applyRequeue(c *config) { f(c) }
+func (f everywhere) applyRetry(c *config)     { f(c) }
+func (f everywhere) applyRequeue(c *config)   { f(c) }
+func (f everywhere) applyGate(c *config)      { f(c) }
+
+var (
+	_ RetryOption        = retryOnly(nil)
+	_ RequeueOption      = requeueOnly(nil)
+	_ RetryRequeueOption = retryRequeue(nil)
+	_ Option             = everywhere(nil)
+)
 
 type config struct {
 	clock       Clock
@@ -68,7 +110,7 @@ type config struct {
 	notify      func(err error, attempt int, wait time.Duration)
 }
 
-func retryConfig(opts []Option) config {
+func retryConfig(opts []RetryOption) config {
 	c := config{
 		clock:       SystemClock,
 		retryable:   pdnserrors.IsRetryable,
@@ -79,10 +121,15 @@ func retryConfig(opts []Option) config {
 		maxAttempts: DefaultMaxAttempts,
 		maxElapsed:  DefaultMaxElapsedTime,
 	}
-	return c.apply(opts)
+	for _, o := range opts {
+		if o != nil {
+			o.applyRetry(&c)
+		}
+	}
+	return c.bounded()
 }
 
-func requeueConfig(opts []Option) config {
+func requeueConfig(opts []RequeueOption) config {
 	c := config{
 		clock:      SystemClock,
 		retryable:  pdnserrors.IsRetryable,
@@ -92,20 +139,26 @@ func requeueConfig(opts []Option) config {
 		jitter:     DefaultRequeueJitter,
 		refusal:    DefaultRefusalInterval,
 	}
-	return c.apply(opts)
-}
-
-func gateConfig(opts []Option) config {
-	c := config{clock: SystemClock}
-	return c.apply(opts)
-}
-
-func (c config) apply(opts []Option) config {
 	for _, o := range opts {
 		if o != nil {
-			o(&c)
+			o.applyRequeue(&c)
 		}
 	}
+	return c.bounded()
+}
+
+func gateConfig(opts []GateOption) config {
+	c := config{clock: SystemClock}
+	for _, o := range opts {
+		if o != nil {
+			o.applyGate(&c)
+		}
+	}
+	return c
+}
+
+// bounded keeps the wait cap at or above the first wait.
+func (c config) bounded() config {
 	if c.max < c.initial {
 		c.max = c.initial
 	}
@@ -114,96 +167,96 @@ func (c config) apply(opts []Option) config {
 
 // WithClock sets the source of time (Retry, NewRequeue, NewGate).
 func WithClock(clock Clock) Option {
-	return func(c *config) {
+	return everywhere(func(c *config) {
 		if clock != nil {
 			c.clock = clock
 		}
-	}
+	})
 }
 
 // WithRetryable sets what counts as transient (Retry, NewRequeue). The
 // default is pdnserrors.IsRetryable: 5xx answers and failures to reach the
 // server are transient, every refusal is permanent.
-func WithRetryable(retryable func(error) bool) Option {
-	return func(c *config) {
+func WithRetryable(retryable func(error) bool) RetryRequeueOption {
+	return retryRequeue(func(c *config) {
 		if retryable != nil {
 			c.retryable = retryable
 		}
-	}
+	})
 }
 
 // WithInitialInterval sets the first wait after a transient failure (Retry,
 // NewRequeue).
-func WithInitialInterval(d time.Duration) Option {
-	return func(c *config) {
+func WithInitialInterval(d time.Duration) RetryRequeueOption {
+	return retryRequeue(func(c *config) {
 		if d > 0 {
 			c.initial = d
 		}
-	}
+	})
 }
 
 // WithMaxInterval caps the nominal wait after transient failures (Retry,
 // NewRequeue).
-func WithMaxInterval(d time.Duration) Option {
-	return func(c *config) {
+func WithMaxInterval(d time.Duration) RetryRequeueOption {
+	return retryRequeue(func(c *config) {
 		if d > 0 {
 			c.max = d
 		}
-	}
+	})
 }
 
 // WithMultiplier sets how much each wait grows over the last, at least 1
 // (Retry, NewRequeue).
-func WithMultiplier(m float64) Option {
-	return func(c *config) {
+func WithMultiplier(m float64) RetryRequeueOption {
+	return retryRequeue(func(c *config) {
 		if m >= 1 && !math.IsInf(m, 0) {
 			c.multiplier = m
 		}
-	}
+	})
 }
 
 // WithJitter sets the fraction, from 0 to 1, by which each wait is drawn at
 // random around its nominal value (Retry, NewRequeue). 0 makes waits exact.
-func WithJitter(f float64) Option {
-	return func(c *config) {
+func WithJitter(f float64) RetryRequeueOption {
+	return retryRequeue(func(c *config) {
 		if f >= 0 && f <= 1 {
 			c.jitter = f
 		}
-	}
+	})
 }
 
 // WithMaxAttempts bounds the attempts of one Retry, the first included; 0
 // removes the bound, leaving the elapsed-time bound and the context.
-func WithMaxAttempts(n int) Option {
-	return func(c *config) {
+func WithMaxAttempts(n int) RetryOption {
+	return retryOnly(func(c *config) {
 		if n >= 0 {
 			c.maxAttempts = n
 		}
-	}
+	})
 }
 
 // WithMaxElapsedTime bounds the time one Retry spends (Retry); 0 removes the
 // bound, leaving the attempt bound and the context.
-func WithMaxElapsedTime(d time.Duration) Option {
-	return func(c *config) {
+func WithMaxElapsedTime(d time.Duration) RetryOption {
+	return retryOnly(func(c *config) {
 		if d >= 0 {
 			c.maxElapsed = d
 		}
-	}
+	})
 }
 
 // WithRefusalInterval sets the wait after a permanent failure (NewRequeue).
-func WithRefusalInterval(d time.Duration) Option {
-	return func(c *config) {
+func WithRefusalInterval(d time.Duration) RequeueOption {
+	return requeueOnly(func(c *config) {
 		if d > 0 {
 			c.refusal = d
 		}
-	}
+	})
 }
 
 // WithNotify has Retry call fn after each failed attempt that will be
 // retried, with the attempt's error, its number (from 1) and the wait
 // before the next one: the place to log or count retries.
-func WithNotify(fn func(err error, attempt int, wait time.Duration)) Option {
-	return func(c *config) { c.notify = fn }
+func WithNotify(fn func(err error, attempt int, wait time.Duration)) RetryOption {
+	return retryOnly(func(c *config) { c.notify = fn })
 }

@@ -36,7 +36,7 @@ type streakBackOff struct {
 // NewRequeue returns a Requeue. It takes WithRefusalInterval,
 // WithInitialInterval, WithMaxInterval, WithMultiplier, WithJitter,
 // WithRetryable and WithClock.
-func NewRequeue(opts ...Option) *Requeue {
+func NewRequeue(opts ...RequeueOption) *Requeue {
 	return &Requeue{cfg: requeueConfig(opts), keys: make(map[string]*streakBackOff)}
 }
 

@@ -24,7 +24,7 @@ var ErrNilOperation = errors.New("backoff: nil operation")
 // ctx is passed to op and honoured at every wait: when it ends, Retry returns
 // an error that matches both ctx's error and op's last error with errors.Is
 // and errors.As. When the bounds are reached, the error wraps op's last one.
-func Retry(ctx context.Context, op func(ctx context.Context) error, opts ...Option) error {
+func Retry(ctx context.Context, op func(ctx context.Context) error, opts ...RetryOption) error {
 	if op == nil {
 		return ErrNilOperation
 	}

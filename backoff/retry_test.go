@@ -111,27 +111,27 @@ func TestRetryJitteredWaitsGrow(t *testing.T) {
 func TestRetryBounds(t *testing.T) {
 	tests := []struct {
 		name      string
-		opts      []backoff.Option
+		opts      []backoff.RetryOption
 		wantCalls int
 		wantWaits []time.Duration
 	}{
 		{"default attempts", nil, backoff.DefaultMaxAttempts,
 			[]time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second, 4 * time.Second}},
-		{"one attempt", []backoff.Option{backoff.WithMaxAttempts(1)}, 1, nil},
-		{"elapsed", []backoff.Option{backoff.WithMaxAttempts(0), backoff.WithInitialInterval(time.Second), backoff.WithMaxElapsedTime(3 * time.Second)}, 3,
+		{"one attempt", []backoff.RetryOption{backoff.WithMaxAttempts(1)}, 1, nil},
+		{"elapsed", []backoff.RetryOption{backoff.WithMaxAttempts(0), backoff.WithInitialInterval(time.Second), backoff.WithMaxElapsedTime(3 * time.Second)}, 3,
 			[]time.Duration{time.Second, 2 * time.Second}},
-		{"max interval", []backoff.Option{backoff.WithMaxAttempts(6), backoff.WithMaxElapsedTime(0), backoff.WithInitialInterval(time.Second), backoff.WithMaxInterval(3 * time.Second)}, 6,
+		{"max interval", []backoff.RetryOption{backoff.WithMaxAttempts(6), backoff.WithMaxElapsedTime(0), backoff.WithInitialInterval(time.Second), backoff.WithMaxInterval(3 * time.Second)}, 6,
 			[]time.Duration{time.Second, 2 * time.Second, 3 * time.Second, 3 * time.Second, 3 * time.Second}},
-		{"multiplier", []backoff.Option{backoff.WithMultiplier(3), backoff.WithMaxAttempts(4), backoff.WithInitialInterval(time.Second)}, 4,
+		{"multiplier", []backoff.RetryOption{backoff.WithMultiplier(3), backoff.WithMaxAttempts(4), backoff.WithInitialInterval(time.Second)}, 4,
 			[]time.Duration{time.Second, 3 * time.Second, 9 * time.Second}},
-		{"ignored out-of-range values", []backoff.Option{backoff.WithMultiplier(0.5), backoff.WithJitter(2), backoff.WithMaxAttempts(-1), backoff.WithInitialInterval(-time.Second), backoff.WithMaxElapsedTime(-1), backoff.WithClock(nil), backoff.WithRetryable(nil), nil}, backoff.DefaultMaxAttempts,
+		{"ignored out-of-range values", []backoff.RetryOption{backoff.WithMultiplier(0.5), backoff.WithJitter(2), backoff.WithMaxAttempts(-1), backoff.WithInitialInterval(-time.Second), backoff.WithMaxElapsedTime(-1), backoff.WithClock(nil), backoff.WithRetryable(nil), nil}, backoff.DefaultMaxAttempts,
 			[]time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second, 4 * time.Second}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			clock := backofftest.NewAutoClock(epoch)
 			calls := 0
-			opts := append([]backoff.Option{backoff.WithClock(clock), backoff.WithJitter(0)}, tc.opts...)
+			opts := append([]backoff.RetryOption{backoff.WithClock(clock), backoff.WithJitter(0)}, tc.opts...)
 			err := backoff.Retry(context.Background(), func(context.Context) error { calls++; return refused }, opts...)
 			assert.Equal(t, tc.wantCalls, calls)
 			assert.Equal(t, tc.wantWaits, clock.Waits())

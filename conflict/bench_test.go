@@ -111,3 +111,38 @@ func BenchmarkCheck(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkAgainst measures one Against over the objects of a zone of 100
+// to 10k RRsets, their names spelled canonically or relative to the zone
+// (each is then canonicalised), the write colliding at its name.
+func BenchmarkAgainst(b *testing.B) {
+	const z = "example.com."
+	want, err := rrset.New(z, "host-7", "CNAME", 300, "target.example.net.")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, n := range []int{100, 1_000, 10_000} {
+		for _, spelling := range []string{"canonical", "relative"} {
+			live := make([]rrset.RRset, 0, n)
+			for i := range n {
+				name := "host-" + strconv.Itoa(i/2)
+				if spelling == "canonical" {
+					name += "." + z
+				}
+				typ := "A"
+				if i%2 == 1 {
+					typ = "TXT"
+				}
+				live = append(live, rrset.RRset{Name: name, Type: typ, ManagedBy: "ns/obj-" + strconv.Itoa(i)})
+			}
+			b.Run(fmt.Sprintf("%d/%s", n, spelling), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if len(conflict.Against(want, "ns/gw", live, conflict.WithZone(z))) != 1 {
+						b.Fatal("want one conflict")
+					}
+				}
+			})
+		}
+	}
+}

@@ -62,38 +62,42 @@ func Check(desired, live *rrset.Set, writer string, opts ...Option) Result {
 // whose delete is not in the plan stays, and writes are judged next to it.
 // Check is CheckPlan of Diff.
 func CheckPlan(plan rrset.Plan, live *rrset.Set, opts ...Option) Result {
-	o := defaultOptions()
-	for _, opt := range opts {
-		if opt != nil {
-			opt(&o)
-		}
-	}
+	o := newOptions(opts)
 	writer := plan.ManagedBy
 	j := &judge{
 		opts:    o,
 		writer:  writer,
 		apex:    plan.Zone,
-		live:    live,
 		changes: plan.Changes,
 		blocked: make([]bool, len(plan.Changes)),
 	}
-	j.indexDisabled()
+	disabled := indexDisabled(plan.Zone, o.disabled)
 	for _, s := range j.sites() {
-		j.judgeSite(s)
+		writes := make([]*write, 0, len(s.writes))
+		for _, i := range s.writes {
+			c := j.changes[i]
+			w := &write{idx: i, rr: *c.New}
+			switch {
+			case c.Op == rrset.OpUpdate && c.Old != nil:
+				w.holders = []rrset.RRset{*c.Old}
+			case c.Op == rrset.OpCreate:
+				w.holders = disabled[w.rr.Key()]
+			}
+			writes = append(writes, w)
+		}
+		j.judgeSite(s.name, live.ByName(s.name), s.deleted, writes)
 	}
 	return j.result(plan)
 }
 
-// judge holds one Check.
+// judge holds one Check, or one Against.
 type judge struct {
-	opts     options
-	writer   string
-	apex     string
-	live     *rrset.Set
-	changes  []rrset.Change
-	disabled map[rrset.Key]rrset.RRset
+	opts    options
+	writer  string
+	apex    string // "" when unknown (Against without a zone)
+	changes []rrset.Change
 
-	blocked   []bool // per change
+	blocked   []bool // per write index
 	conflicts []Conflict
 	displaced []rrset.RRset
 }
@@ -135,29 +139,31 @@ func (j *judge) sites() []*site {
 	return out
 }
 
-// indexDisabled keys the disabled RRsets canonically, as the plan's keys
-// are.
-func (j *judge) indexDisabled() {
-	if len(j.opts.disabled) == 0 {
-		return
+// indexDisabled keys the disabled RRsets canonically in zone, as the
+// plan's keys are; a key may have several claimants.
+func indexDisabled(zone string, disabled []rrset.RRset) map[rrset.Key][]rrset.RRset {
+	if len(disabled) == 0 {
+		return nil
 	}
-	j.disabled = make(map[rrset.Key]rrset.RRset, len(j.opts.disabled))
-	for _, rr := range j.opts.disabled {
-		k := rr.Key()
-		if name, err := rrset.CanonicalName(j.apex, k.Name); err == nil {
-			k.Name = name
-		}
-		k.Type = strings.ToUpper(k.Type)
-		if _, dup := j.disabled[k]; !dup {
-			j.disabled[k] = rr
-		}
+	out := make(map[rrset.Key][]rrset.RRset, len(disabled))
+	for _, rr := range disabled {
+		k := canonicalKey(zone, rr.Name, rr.Type)
+		rr.Name, rr.Type = k.Name, k.Type
+		out[k] = append(out[k], rr)
 	}
+	return out
 }
 
 // write is one create or update being judged.
 type write struct {
-	idx      int
-	rr       rrset.RRset
+	idx int
+	rr  rrset.RRset
+	// holders are the RRsets that hold its key: live, or, when none is
+	// live, disabled. They decide ownership.
+	holders []rrset.RRset
+	// replaces are the live RRsets at its key that it replaces if it goes,
+	// and that stay if it is blocked.
+	replaces []rrset.RRset
 	findings []finding
 	// held: blocked on its own (its key or its data), before any
 	// collision is judged; its live RRset, if any, stays.
@@ -197,18 +203,18 @@ type entry struct {
 	victim bool
 }
 
-func (j *judge) judgeSite(s *site) {
-	atApex := s.name == j.apex
-	writes := make([]*write, 0, len(s.writes))
-	for _, i := range s.writes {
-		w := &write{idx: i, rr: *j.changes[i].New}
+// judgeSite judges the writes at one name against live, the RRsets at the
+// name (several may share a key), of which the plan deletes the types in
+// deleted.
+func (j *judge) judgeSite(name string, live []rrset.RRset, deleted []string, writes []*write) {
+	atApex := name == j.apex
+	for _, w := range writes {
 		j.ownership(w)
 		for _, k := range selfKinds(w.rr, atApex) {
 			w.find(k).own = true
 		}
 		w.held = len(w.findings) > 0
 		w.blocked = w.held
-		writes = append(writes, w)
 	}
 	writeOf := func(typ string) *write {
 		for _, w := range writes {
@@ -224,12 +230,13 @@ func (j *judge) judgeSite(s *site) {
 	// that collide are both blocked, whatever else blocks either, since
 	// the desired set contradicts itself.
 	var entries []*entry
-	for _, l := range j.live.ByName(s.name) {
-		if slices.Contains(s.deleted, l.Type) {
+	for _, l := range live {
+		if slices.Contains(deleted, l.Type) {
 			continue
 		}
 		w := writeOf(l.Type)
 		if w != nil && !w.held {
+			w.replaces = append(w.replaces, l)
 			continue
 		}
 		entries = append(entries, &entry{rr: l, pinned: w != nil})
@@ -260,30 +267,24 @@ func (j *judge) judgeSite(s *site) {
 	j.emit(writes, entries)
 }
 
-// ownership holds a write at a key held by another writer, or by none.
+// ownership holds a write at a key held by another writer, or by none:
+// each holder that is not the writer's own is listed.
 func (j *judge) ownership(w *write) {
-	c := j.changes[w.idx]
-	var holder rrset.RRset
-	switch {
-	case c.Op == rrset.OpUpdate && c.Old != nil:
-		holder = *c.Old
-	case c.Op == rrset.OpCreate && j.disabled != nil:
-		d, ok := j.disabled[w.rr.Key()]
-		if !ok {
-			return
+	for _, holder := range w.holders {
+		kind := Kind("")
+		switch {
+		case holder.ManagedBy == j.writer:
+		case holder.ManagedBy != "":
+			kind = NotOwner
+		case !j.opts.adopt:
+			kind = Unowned
 		}
-		holder = d
-	default:
-		return
-	}
-	switch {
-	case holder.ManagedBy == j.writer:
-	case holder.ManagedBy != "":
-		f := w.find(NotOwner)
-		f.own, f.With = true, []rrset.RRset{holder}
-	case !j.opts.adopt:
-		f := w.find(Unowned)
-		f.own, f.With = true, []rrset.RRset{holder}
+		if kind == "" || j.opts.allowed(kind) {
+			continue
+		}
+		f := w.find(kind)
+		f.own = true
+		f.With = append(f.With, holder)
 	}
 }
 
@@ -291,7 +292,7 @@ func (j *judge) ownership(w *write) {
 func (j *judge) collide(w *write, entries []*entry, atApex bool) {
 	for i, e := range entries {
 		k := pairKind(w.rr.Type, e.rr.Type, atApex)
-		if k == "" || j.opts.allowed[k] {
+		if k == "" || j.opts.allowed(k) {
 			continue
 		}
 		f := w.find(k)
@@ -322,30 +323,30 @@ func (j *judge) deletable(e *entry) bool {
 // Only live data can get there, since a write of either type next to the
 // other is blocked or takes the other over.
 func (j *judge) nsAndDNAME(writes []*write, entries []*entry) {
-	var ns, dname *rrset.RRset
-	for _, e := range entries {
-		rr := &e.rr
-		switch {
-		case e.victim:
-			continue
-		case e.write != nil && (!e.write.blocked || e.write.held):
-			// A write that goes is judged by collide; a held one left its
-			// live RRset as a pinned entry.
-			continue
-		case e.write != nil:
-			// A blocked update leaves the live RRset in place.
-			if rr = j.changes[e.write.idx].Old; rr == nil {
-				continue
-			}
-		}
+	var ns, dname []rrset.RRset
+	add := func(rr rrset.RRset) {
 		switch rr.Type {
 		case "NS":
-			ns = rr
+			ns = append(ns, rr)
 		case "DNAME":
-			dname = rr
+			dname = append(dname, rr)
 		}
 	}
-	if ns == nil || dname == nil {
+	for _, e := range entries {
+		switch {
+		case e.victim:
+		case e.write == nil:
+			add(e.rr)
+		case e.write.blocked && !e.write.held:
+			// A blocked write leaves the live RRsets at its key in place.
+			// (A write that goes is judged by collide; a held one left
+			// them as pinned entries.)
+			for _, rr := range e.write.replaces {
+				add(rr)
+			}
+		}
+	}
+	if len(ns) == 0 || len(dname) == 0 {
 		return
 	}
 	for _, w := range writes {
@@ -355,7 +356,7 @@ func (j *judge) nsAndDNAME(writes []*write, entries []*entry) {
 		}
 		f := w.find(NSAndDNAME)
 		f.own = true
-		f.With = []rrset.RRset{*dname, *ns}
+		f.With = slices.Concat(dname, ns)
 	}
 	for _, e := range entries {
 		e.victim = false

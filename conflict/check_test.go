@@ -30,6 +30,7 @@ type checkCase struct {
 	writer   string // gw when empty
 	policy   conflict.Policy
 	adopt    bool
+	allowed  []conflict.Kind
 	// plan is the allowed plan as "op name type" lines, names relative.
 	plan []string
 	// conflicts are the Conflict strings, in order.
@@ -428,6 +429,46 @@ var checkCases = []checkCase{
 		},
 		kinds: []conflict.Kind{conflict.CNAMEAndOtherData, conflict.NotOwner},
 	},
+
+	// Rules switched off: only those PowerDNS does not enforce.
+	{
+		name:    "allowed-alias-next-to-a",
+		live:    []rr{r("x", "A", ext, "192.0.2.1")},
+		desired: []rr{r("x", "ALIAS", "", "lb.example.net.")},
+		allowed: []conflict.Kind{conflict.ALIASAndAddress},
+		plan:    []string{"create x ALIAS"},
+	},
+	{
+		name:    "allowed-not-owner",
+		live:    []rr{r("www", "A", ext, "192.0.2.1")},
+		desired: []rr{r("www", "A", "", "192.0.2.2")},
+		allowed: []conflict.Kind{conflict.NotOwner},
+		plan:    []string{"update www A"},
+	},
+	{
+		name:    "allowed-unowned",
+		live:    []rr{r("www", "A", "", "192.0.2.1")},
+		desired: []rr{r("www", "A", "", "192.0.2.2")},
+		allowed: []conflict.Kind{conflict.Unowned},
+		plan:    []string{"update www A"},
+	},
+	// Allowing Unowned is no adoption: Takeover still deletes no RRset
+	// without a writer.
+	{
+		name:      "allowed-unowned-no-takeover",
+		live:      []rr{r("x", "A", "", "192.0.2.1")},
+		desired:   []rr{r("x", "CNAME", "", "example.com.")},
+		policy:    conflict.Takeover,
+		allowed:   []conflict.Kind{conflict.Unowned},
+		conflicts: []string{"x.example.com. CNAME blocked: CNAME next to A held by no writer"},
+	},
+	{
+		name:      "allowed-enforced-ignored",
+		live:      []rr{r("v4", "A", ext, "192.0.2.1"), r("x", "A", ext, "192.0.2.1")},
+		desired:   []rr{r("v4", "CNAME", "", "example.com."), r("x", "ALIAS", "", "lb.example.net.")},
+		allowed:   []conflict.Kind{conflict.CNAMEAndOtherData, conflict.ApexCNAME, conflict.SingleRecordType, conflict.NSAndDNAME, conflict.Placement, "Novel"},
+		conflicts: []string{"v4.example.com. CNAME blocked: CNAME next to A held by external-dns", "x.example.com. ALIAS blocked: ALIAS next to A held by external-dns"},
+	},
 }
 
 func (tc checkCase) run(t *testing.T) conflict.Result {
@@ -438,7 +479,7 @@ func (tc checkCase) run(t *testing.T) conflict.Result {
 	if writer == "" {
 		writer = gw
 	}
-	opts := []conflict.Option{conflict.WithPolicy(tc.policy), conflict.WithAdoption(tc.adopt)}
+	opts := []conflict.Option{conflict.WithPolicy(tc.policy), conflict.WithAdoption(tc.adopt), conflict.WithAllowed(tc.allowed...)}
 	if len(tc.disabled) > 0 {
 		opts = append(opts, conflict.WithDisabledLive(buildAll(t, zone, tc.disabled)...))
 	}
@@ -581,6 +622,9 @@ func TestResultBlocked(t *testing.T) {
 func (tc checkCase) header() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Check by %s, policy %s, adoption %t.\n", gwOr(tc.writer), tc.policy, tc.adopt)
+	if len(tc.allowed) > 0 {
+		fmt.Fprintf(&b, "Allowed: %v.\n", tc.allowed)
+	}
 	for _, part := range []struct {
 		title string
 		rrs   []rr

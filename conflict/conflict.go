@@ -19,7 +19,8 @@ type Conflict struct {
 	RRset rrset.RRset `json:"rrset"`
 	// With are the live RRsets it collides with, each with its ManagedBy:
 	// data at the same name (type rules), or the RRset at the same key
-	// (NotOwner, Unowned). None are changed by the plan.
+	// (NotOwner, Unowned); with Against, every claimant of such a key. None
+	// are changed by the plan.
 	With []rrset.RRset `json:"with,omitempty"`
 	// Desired are the other RRsets of the same desired set it collides
 	// with: they are blocked too, since neither can be written next to the

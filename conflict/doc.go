@@ -25,8 +25,16 @@
 // its own writer's RRsets deletes them in the same plan instead of being
 // blocked; another writer's RRset is never deleted or overwritten.
 //
+// Against judges one write by the same rules without a Diff, against live
+// data in shapes a Set cannot hold: several claimants of one key, names in
+// any spelling, RRsets without records. It is for a controller that never
+// talks to PowerDNS and writes objects (one RRset each) instead: it asks,
+// per object, whether its RRset may be written beside what the other
+// objects claim, with each object as its own writer.
+//
+// WithAllowed switches off rules PowerDNS does not enforce (ALIAS next to
+// an address, ownership), for callers that accept what PowerDNS accepts.
+//
 // The package is pure: it never talks to PowerDNS, does no I/O, and gives
-// the same Result for the same input. It is meant equally for a controller
-// that never talks to PowerDNS and needs to know whether its records could
-// be written.
+// the same answer for the same input.
 package conflict

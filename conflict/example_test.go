@@ -112,3 +112,56 @@ func ExampleWithDisabledLive() {
 	// Plan for example.com. by gateway-dns: 1 to create, 0 to update, 0 to delete.
 	// + old.example.com. 300 IN A 192.0.2.7
 }
+
+// A controller that writes objects, not PowerDNS, asks before it creates
+// one whether its RRset may go beside what the other objects claim. Each
+// object is its own writer (its reference), so that several claimants are
+// told apart: here two objects claim an address at v4, one of them
+// spelled relative to the zone and with no records (data of type A exists,
+// whatever it holds). The CNAME is blocked, naming both; the gateway's own
+// object at www, spelled as an FQDN without the trailing dot, is no
+// conflict for its relative respelling.
+func ExampleAgainst() {
+	const zone = "example.com."
+	live := []rrset.RRset{
+		{Name: "v4.example.com.", Type: "A", Records: []string{"192.0.2.1"}, ManagedBy: "infra/edge-v4"},
+		{Name: "v4", Type: "A", ManagedBy: "default/gw-addresses"},
+		{Name: "WWW.example.com", Type: "cname", Records: []string{"gw.example.net."}, ManagedBy: "default/gw-www"},
+	}
+
+	cname := mustRRset(zone, "v4", "CNAME", "", "@")
+	for _, c := range conflict.Against(cname, "default/gw-v4", live, conflict.WithZone(zone)) {
+		fmt.Println(c)
+		fmt.Println("  kind:", c.Kind, "writers:", c.Writers())
+	}
+
+	www := mustRRset(zone, "www", "CNAME", "", "gw2.example.net.")
+	fmt.Println(len(conflict.Against(www, "default/gw-www", live, conflict.WithZone(zone))), "conflicts for www")
+	// Output:
+	// v4.example.com. CNAME blocked: CNAME next to A held by default/gw-addresses, A held by infra/edge-v4
+	//   kind: CNAMEAndOtherData writers: [default/gw-addresses infra/edge-v4]
+	// 0 conflicts for www
+}
+
+// PowerDNS answers an address query at a name with both ALIAS and A from
+// either, so Check and Against refuse the pair unless the caller allows it.
+// Rules PowerDNS enforces itself cannot be switched off: WithAllowed
+// ignores them.
+func ExampleWithAllowed() {
+	const zone = "example.com."
+	live := []rrset.RRset{
+		mustRRset(zone, "app", "A", "external-dns", "192.0.2.1"),
+		mustRRset(zone, "v4", "A", "external-dns", "192.0.2.1"),
+	}
+	alias := mustRRset(zone, "app", "ALIAS", "", "lb.example.net.")
+	cname := mustRRset(zone, "v4", "CNAME", "", "@")
+
+	allow := conflict.WithAllowed(conflict.ALIASAndAddress, conflict.CNAMEAndOtherData)
+	fmt.Println(conflict.Against(alias, "gateway-dns", live, conflict.WithZone(zone)))
+	fmt.Println(conflict.Against(alias, "gateway-dns", live, conflict.WithZone(zone), allow))
+	fmt.Println(conflict.Against(cname, "gateway-dns", live, conflict.WithZone(zone), allow))
+	// Output:
+	// [app.example.com. ALIAS blocked: ALIAS next to A held by external-dns]
+	// []
+	// [v4.example.com. CNAME blocked: CNAME next to A held by external-dns]
+}

@@ -58,9 +58,6 @@ func (k Kind) EnforcedByPowerDNS() bool {
 	return false
 }
 
-// Known reports whether k is one of the kinds this package declares.
-func (k Kind) Known() bool { return k.rank() < len(kinds) }
-
 // rank orders kinds as they are declared; an unknown kind comes last.
 func (k Kind) rank() int {
 	for i, known := range kinds {
@@ -70,3 +67,6 @@ func (k Kind) rank() int {
 	}
 	return len(kinds)
 }
+
+// Known reports whether k is one of the kinds this package declares.
+func (k Kind) Known() bool { return k.rank() < len(kinds) }

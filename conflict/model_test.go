@@ -122,8 +122,9 @@ func (z *pdnsZone) at(name string) []pdnsRRset {
 }
 
 // violations lists every rule the zone's enabled data breaks, PowerDNS's and
-// this package's, one string per violation.
-func (z *pdnsZone) violations() map[string]bool {
+// this package's, one string per violation; ALIAS next to an address only
+// unless aliasAllowed.
+func (z *pdnsZone) violations(aliasAllowed bool) map[string]bool {
 	out := make(map[string]bool)
 	names := make(map[string]bool)
 	for k := range z.rrsets {
@@ -147,7 +148,7 @@ func (z *pdnsZone) violations() map[string]bool {
 					out[name+" "+t+" next to "+u] = true
 				case !atApex && ((t == "NS" && u == "DNAME") || (t == "DNAME" && u == "NS")):
 					out[name+" NS and DNAME"] = true
-				case (t == "ALIAS" && (u == "A" || u == "AAAA")) || (u == "ALIAS" && (t == "A" || t == "AAAA")):
+				case !aliasAllowed && ((t == "ALIAS" && (u == "A" || u == "AAAA")) || (u == "ALIAS" && (t == "A" || t == "AAAA"))):
 					out[name+" "+t+" next to "+u] = true
 				}
 			}

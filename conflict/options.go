@@ -1,6 +1,7 @@
 package conflict
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/pdnskit/reconcile/rrset"
@@ -38,20 +39,40 @@ func (p Policy) String() string {
 	return "Policy(" + strconv.Itoa(int(p)) + ")"
 }
 
-// Option configures Check.
+// Option configures Check and Against. Each option says which of them it
+// applies to: WithPolicy only to Check (Against changes nothing, so it has
+// nothing to take over), WithZone only to Against (Check takes the zone
+// from its Sets); the others to both.
 type Option func(*options)
 
 type options struct {
 	policy   Policy
 	adopt    bool
 	disabled []rrset.RRset
-	allowed  map[Kind]bool
+	allow    []Kind
+	zone     string // for Against; "" when not given
 }
 
 func defaultOptions() options { return options{policy: Refuse} }
 
-// WithPolicy sets the policy; an unknown value is taken as Refuse, so that
-// nothing is deleted by mistake.
+func newOptions(opts []Option) options {
+	o := defaultOptions()
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&o)
+		}
+	}
+	return o
+}
+
+// allowed reports whether the caller switched the rule k off.
+func (o *options) allowed(k Kind) bool { return slices.Contains(o.allow, k) }
+
+// WithPolicy sets the policy of Check; an unknown value is taken as
+// Refuse, so that nothing is deleted by mistake. Against ignores it: it
+// reports every collision, as Refuse does, including those with the
+// writer's own data (Conflict.Writers names the writer then), which the
+// caller may remove before it writes.
 func WithPolicy(p Policy) Option {
 	return func(o *options) {
 		if p != Takeover {
@@ -61,41 +82,62 @@ func WithPolicy(p Policy) Option {
 	}
 }
 
-// WithAdoption lets the writer take live RRsets that have no writer
+// WithAdoption (Check and Against) lets the writer take live RRsets that
+// have no writer
 // recorded (written by hand, or by a writer that recorded none): a desired
 // RRset at such a key is written, recording its writer, instead of being
 // blocked as Unowned; under Takeover such RRsets may also be deleted to
 // make room. Off by default.
 func WithAdoption(adopt bool) Option { return func(o *options) { o.adopt = adopt } }
 
-// WithDisabledLive declares the live RRsets whose records are all disabled
-// in PowerDNS, each with its ManagedBy; they are not in the live Set, since
-// a reader of live data drops disabled records. They count for ownership: a
+// WithDisabledLive (Check and Against) declares the live RRsets whose
+// records are all disabled in PowerDNS, each with its ManagedBy; they are
+// not in the live Set (nor in Against's live), since a reader of live data
+// drops disabled records. They count for ownership: a
 // desired RRset at such a key of another writer is NotOwner, of no writer
 // Unowned (a write would replace the disabled records). Exactly as PowerDNS
 // ignores disabled records when it checks a write, they count for no type
 // rule. A key that is also in the live Set is judged by the live Set alone.
-// Repeated options add up.
+// Names may be spelled in any way the zone accepts; several RRsets at one
+// key are several claimants, each listed. Repeated options add up.
 func WithDisabledLive(rrsets ...rrset.RRset) Option {
 	return func(o *options) { o.disabled = append(o.disabled, rrsets...) }
 }
 
-// WithAllowed switches off rules that PowerDNS does not enforce itself, for
-// zones that rely on them: WithAllowed(ALIASAndAddress) lets an ALIAS stand
-// next to A and AAAA. Kinds PowerDNS enforces (EnforcedByPowerDNS) and the
-// ownership kinds (NotOwner, Unowned) are ignored: PowerDNS would refuse
-// the first anyway, and ownership is not a rule but whose data it is
-// (WithAdoption governs unowned RRsets). Repeated options add up.
+// WithAllowed switches off rules that PowerDNS does not enforce, for Check
+// and Against alike: a write that breaks only allowed rules goes, and no
+// Conflict of an allowed kind is reported.
+//
+//   - ALIASAndAddress: ALIAS and A or AAAA may share a name (PowerDNS then
+//     answers an address query with either).
+//   - NotOwner: a write may replace another writer's RRset, and records
+//     its own writer in its place.
+//   - Unowned: a write may replace an RRset with no writer recorded, as
+//     with WithAdoption; unlike WithAdoption, it does not let Takeover
+//     delete such RRsets.
+//
+// A kind PowerDNS enforces (Kind.EnforcedByPowerDNS), or a kind this
+// package does not know, is ignored: switching such a rule off would only
+// move the refusal from here to a 422 of PowerDNS. A caller that takes the
+// kinds from configuration should refuse those itself and say so. Repeated
+// options add up.
 func WithAllowed(kinds ...Kind) Option {
 	return func(o *options) {
 		for _, k := range kinds {
-			if k.EnforcedByPowerDNS() || k == NotOwner || k == Unowned {
-				continue
+			if k.Known() && !k.EnforcedByPowerDNS() && !o.allowed(k) {
+				o.allow = append(o.allow, k)
 			}
-			if o.allowed == nil {
-				o.allowed = make(map[Kind]bool)
-			}
-			o.allowed[k] = true
 		}
 	}
 }
+
+// WithZone names the zone for Against: every name of want and live is
+// canonicalised in it, so relative names ("v4", "@") and absolute ones in
+// any case, with or without the trailing dot, are one name, and its apex
+// is known to the rules that depend on it (ApexCNAME, Placement,
+// NSAndDNAME). Without it, Against takes names as absolute and the apex as
+// the closest name at or above want's that holds an SOA in live (every
+// zone read from PowerDNS does); when live holds none, want is judged as a
+// name below the apex. Check ignores it: its Sets carry their zone. A zone
+// that CanonicalZone refuses counts as none.
+func WithZone(zone string) Option { return func(o *options) { o.zone = zone } }

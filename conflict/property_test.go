@@ -64,11 +64,12 @@ type scenario struct {
 	live     []rrset.RRset // the apex SOA and NS first
 	disabled []rrset.RRset
 	desired  []rrset.RRset
+	allowed  []conflict.Kind
 }
 
 func (sc scenario) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "writer %s, policy %s, adoption %t\n", sc.writer, sc.policy, sc.adopt)
+	fmt.Fprintf(&b, "writer %s, policy %s, adoption %t, allowed %v\n", sc.writer, sc.policy, sc.adopt, sc.allowed)
 	for _, part := range []struct {
 		title string
 		rrs   []rrset.RRset
@@ -150,11 +151,26 @@ func genScenario(tb testing.TB, z string, names []string, withApex bool, data []
 		desired = append(desired, rr)
 	}
 	sc.desired = desired
+	// Drawn last, so that the rest of a scenario is what the same input
+	// drew before there were allowed kinds. An enforced kind is drawn too:
+	// WithAllowed must ignore it.
+	for _, k := range []conflict.Kind{conflict.ALIASAndAddress, conflict.NotOwner, conflict.Unowned, conflict.CNAMEAndOtherData} {
+		if s.chance(10) {
+			sc.allowed = append(sc.allowed, k)
+		}
+	}
 	return sc
 }
 
+// allows reports whether the scenario switches the rule k off, as
+// WithAllowed takes it.
+func (sc scenario) allows(k conflict.Kind) bool {
+	return !k.EnforcedByPowerDNS() && slices.Contains(sc.allowed, k)
+}
+
 func (sc scenario) opts() []conflict.Option {
-	return []conflict.Option{conflict.WithPolicy(sc.policy), conflict.WithAdoption(sc.adopt), conflict.WithDisabledLive(sc.disabled...)}
+	return []conflict.Option{conflict.WithPolicy(sc.policy), conflict.WithAdoption(sc.adopt),
+		conflict.WithDisabledLive(sc.disabled...), conflict.WithAllowed(sc.allowed...)}
 }
 
 // checkProperties runs Check on sc and holds it to every property the
@@ -171,8 +187,11 @@ func checkProperties(t *testing.T, z string, sc scenario) {
 
 	// Deterministic, whatever order the Sets were filled in.
 	rev := func(rrs []rrset.RRset) []rrset.RRset { out := slices.Clone(rrs); slices.Reverse(out); return out }
+	revKinds := slices.Clone(sc.allowed)
+	slices.Reverse(revKinds)
 	again := conflict.Check(newSet(t, z, rev(sc.desired)), newSet(t, z, rev(sc.live)), sc.writer,
-		conflict.WithPolicy(sc.policy), conflict.WithAdoption(sc.adopt), conflict.WithDisabledLive(rev(sc.disabled)...))
+		conflict.WithPolicy(sc.policy), conflict.WithAdoption(sc.adopt), conflict.WithDisabledLive(rev(sc.disabled)...),
+		conflict.WithAllowed(revKinds...))
 	if !assert.ObjectsAreEqual(res, again) {
 		fail("not deterministic:\n%s", render(again))
 	}
@@ -238,7 +257,8 @@ func checkProperties(t *testing.T, z string, sc scenario) {
 	}
 
 	// Another writer's RRset is never deleted or written over; one with no
-	// writer only when the caller adopts.
+	// writer only when the caller adopts. Allowing NotOwner or Unowned lets
+	// a write (never a delete) replace such an RRset.
 	disabled := make(map[rrset.Key]rrset.RRset)
 	for _, d := range sc.disabled {
 		disabled[d.Key()] = d
@@ -250,7 +270,11 @@ func checkProperties(t *testing.T, z string, sc scenario) {
 		} else if d, isDisabled := disabled[c.Key()]; isDisabled {
 			held, ok = d, true
 		}
-		if ok && held.ManagedBy != sc.writer && (held.ManagedBy != "" || !sc.adopt) {
+		if !ok || held.ManagedBy == sc.writer || (held.ManagedBy == "" && sc.adopt) {
+			continue
+		}
+		allowed := (held.ManagedBy != "" && sc.allows(conflict.NotOwner)) || (held.ManagedBy == "" && sc.allows(conflict.Unowned))
+		if c.Op == rrset.OpDelete || !allowed {
 			fail("%s changes an RRset of %q", c, held.ManagedBy)
 		}
 	}
@@ -258,12 +282,12 @@ func checkProperties(t *testing.T, z string, sc scenario) {
 	// PowerDNS accepts the plan, and it breaks no rule the zone did not
 	// already break.
 	zone := newPDNSZone(z, live, sc.disabled)
-	before := zone.violations()
+	before := zone.violations(sc.allows(conflict.ALIASAndAddress))
 	after := zone.clone()
 	if ref := after.patch(res.Plan.Changes); ref != nil {
 		fail("PowerDNS would refuse the plan at %s: %s", ref.key, ref.rule)
 	}
-	for v := range after.violations() {
+	for v := range after.violations(sc.allows(conflict.ALIASAndAddress)) {
 		if !before[v] {
 			fail("the plan makes a new violation: %s", v)
 		}
