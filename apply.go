@@ -3,6 +3,7 @@ package reconcile
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/joeig/go-powerdns/v3"
 
@@ -109,8 +110,10 @@ func (o *op) claimsToSettle(obs *observation, applied []rrset.Change) bool {
 }
 
 // staleClaims are the writer's claims, within what the operation covers,
-// on RRsets it does not hold once applied is applied: gone, deleted, or
-// claimed later by another writer.
+// on RRsets it does not hold once applied is applied: deleted by it, or gone
+// or claimed later by another writer at least a lock TTL ago (a younger
+// claim on an RRset not there may be another replica's write in progress,
+// which holds the lock that long at most).
 func (o *op) staleClaims(obs *observation, applied []rrset.Change) []rrset.Key {
 	writer := o.r.cfg.managedBy
 	written := make(map[rrset.Key]bool)
@@ -142,7 +145,13 @@ func (o *op) staleClaims(obs *observation, applied []rrset.Change) []rrset.Key {
 		}
 		return false
 	}
-	return obs.claims.stale(held)
+	keys := obs.claims.stale(held, o.r.cfg.clock.Now().Add(-o.r.cfg.lockTTL).UnixNano())
+	for k := range deleted {
+		if len(obs.claims.mine[k]) > 0 && !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
+	return keys
 }
 
 // release posts one release record for the writer's claims that applied

@@ -270,11 +270,14 @@ func (b *claimBook) releases(keys []rrset.Key) []string {
 }
 
 // stale returns the keys the writer claims that it does not hold (held
-// reports whether it holds a key now), sorted.
-func (b *claimBook) stale(held func(rrset.Key) bool) []rrset.Key {
+// reports whether it holds a key now), sorted, leaving out those claimed at
+// or after before: a claim is written before its RRset, so a recent claim
+// on an RRset not there may be a write in progress.
+func (b *claimBook) stale(held func(rrset.Key) bool, before int64) []rrset.Key {
 	var out []rrset.Key
-	for k := range b.mine {
-		if !held(k) {
+	for k, claims := range b.mine {
+		recent := slices.ContainsFunc(claims, func(c claim) bool { return c.stamp >= before })
+		if !recent && !held(k) {
 			out = append(out, k)
 		}
 	}

@@ -85,7 +85,8 @@ func TestClaimsAndReleases(t *testing.T) {
 	assert.Equal(t, []string{"writer me", "release b." + testZone + " A X-PDNSKIT-O-AAA-1"}, b.releases([]rrset.Key{key("b", "A")}))
 
 	held := func(k rrset.Key) bool { return k == key("a", "A") }
-	assert.Equal(t, []rrset.Key{key("b", "A")}, b.stale(held))
+	assert.Equal(t, []rrset.Key{key("b", "A")}, b.stale(held, 11))
+	assert.Empty(t, b.stale(held, 10), "a recent claim may be a write in progress")
 }
 
 func TestTidying(t *testing.T) {

@@ -147,8 +147,6 @@ type lock struct {
 	// keep leaves the held lock in place: the write under it could not be
 	// recorded, so other writers must wait for its TTL rather than miss it.
 	keep bool
-	// metadata is the zone's metadata as read under the lock.
-	metadata []powerdns.Metadata
 	// contended is true when another writer holds the lock; holders names
 	// them.
 	contended bool
@@ -199,7 +197,6 @@ func (o *op) tryLock(ctx context.Context, lk *lock, readAt time.Time) error {
 	if err != nil {
 		return err
 	}
-	lk.metadata = md
 	view := viewLock(md, o.r.ownKind, o.r.cfg.clock.Now(), readAt, o.r.cfg.lockTTL)
 	lk.contended, lk.holders, lk.stale = view.contended, view.holders, view.stale
 	for _, kind := range view.abandoned {

@@ -60,18 +60,15 @@ func (o *op) errorf(err error) error {
 	return fmt.Errorf("%s %s: %w", o.verb, o.zone, err)
 }
 
-// read reads what the operation covers: with the metadata store, the zone's
-// metadata first (md, when the caller has just read it under the lock),
-// where ownership is; then the zone, or the RRsets at one name. readAt is
-// when the read began, for the zone lock.
-func (o *op) read(ctx context.Context, md []powerdns.Metadata) (obs *observation, readAt time.Time, err error) {
+// read reads what the operation covers: the zone, or the RRsets at one
+// name, then, with the metadata store, the zone's metadata, where ownership
+// is. In that order: a claim is written before its RRset, so every RRset of
+// the read has its claim in the later read of the metadata (a release
+// comes after its delete, so a claim read without its RRset is harmless).
+// readAt is when the read began, for the zone lock.
+func (o *op) read(ctx context.Context) (obs *observation, readAt time.Time, err error) {
 	if o.store == OwnershipAuto {
 		if o.store, err = o.srv.ownershipStore(ctx); err != nil {
-			return nil, readAt, err
-		}
-	}
-	if o.store == OwnershipMetadata && md == nil {
-		if md, err = o.srv.metadata(ctx, o.zone); err != nil {
 			return nil, readAt, err
 		}
 	}
@@ -80,6 +77,12 @@ func (o *op) read(ctx context.Context, md []powerdns.Metadata) (obs *observation
 	z, err := o.srv.zone(ctx, o.zone, q)
 	if err != nil {
 		return nil, readAt, fmt.Errorf("read zone: %w", err)
+	}
+	var md []powerdns.Metadata
+	if o.store == OwnershipMetadata {
+		if md, err = o.srv.metadata(ctx, o.zone); err != nil {
+			return nil, readAt, err
+		}
 	}
 	obs, err = observe(o.zone, z, md, o.r.cfg.managedBy, o.scope, o.r.cfg.logger.Warn)
 	return obs, readAt, err
@@ -109,7 +112,7 @@ func (o *op) report(d decision) {
 
 // run is the operation after its turn: read, decide, write.
 func (o *op) run(ctx context.Context) (err error) {
-	obs, readAt, err := o.read(ctx, nil)
+	obs, readAt, err := o.read(ctx)
 	if err != nil {
 		return o.errorf(err)
 	}
@@ -141,7 +144,7 @@ func (o *op) write(ctx context.Context, obs *observation, readAt time.Time, d de
 			// anew, now that no other writer can write. Every rule, the
 			// deletion policy included, applies to what the new read
 			// shows.
-			if obs, _, err = o.read(ctx, lk.metadata); err != nil {
+			if obs, _, err = o.read(ctx); err != nil {
 				return err
 			}
 			d = o.decide(obs)

@@ -57,7 +57,7 @@ func (r *Reconciler) Plan(ctx context.Context, zone string, desired []rrset.RRse
 	}
 	var plan rrset.Plan
 	res, err := o.do(ctx, func(ctx context.Context) error {
-		obs, _, err := o.read(ctx, nil)
+		obs, _, err := o.read(ctx)
 		if err != nil {
 			return o.errorf(err)
 		}
@@ -122,7 +122,7 @@ func (r *Reconciler) Live(ctx context.Context, zone string) ([]rrset.RRset, erro
 	o := r.newOp("read", canonical, intent{}, readScope{}, false)
 	var live []rrset.RRset
 	_, err = o.do(ctx, func(ctx context.Context) error {
-		obs, _, err := o.read(ctx, nil)
+		obs, _, err := o.read(ctx)
 		if err != nil {
 			return o.errorf(err)
 		}
@@ -130,4 +130,12 @@ func (r *Reconciler) Live(ctx context.Context, zone string) ([]rrset.RRset, erro
 		return nil
 	})
 	return live, err
+}
+
+// OwnershipStore returns where this Reconciler records ownership on its
+// server: the store WithOwnershipStore named, or the one OwnershipAuto
+// picks (asking the server once for its version and backend).
+func (r *Reconciler) OwnershipStore(ctx context.Context) (OwnershipStore, error) {
+	var t tally
+	return r.server.session(&t).ownershipStore(ctx)
 }

@@ -31,8 +31,10 @@ func (c *checks) noCNAMENextToAddress(ctx context.Context, d *demo) error {
 	for _, p := range z.RRsets {
 		// A disabled RRset is not served, and PowerDNS allows it anywhere.
 		if slices.ContainsFunc(p.Records, func(r powerdns.Record) bool { return r.Disabled == nil || !*r.Disabled }) {
-			k := key(p)
-			types[k.Name] = append(types[k.Name], k.Type)
+			if p.Name != nil && p.Type != nil {
+				name := strings.ToLower(*p.Name)
+				types[name] = append(types[name], string(*p.Type))
+			}
 		}
 	}
 	for name, ts := range types {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/miekg/dns"
 
+	"github.com/pdnskit/reconcile"
 	"github.com/pdnskit/reconcile/rrset"
 )
 
@@ -20,47 +21,29 @@ type row struct {
 	served string      // what DNS answered, compared with rr
 }
 
-// readBack reads the zone over the API (with each RRset's writer) and asks
-// the DNS service for every RRset but the SOA, whose serial PowerDNS
-// rewrites.
+// readBack reads the zone over the API, with each RRset's writer as the
+// writers' Reconciler sees it (Reconciler.Live), and asks the DNS service
+// for every RRset but the SOA, whose serial PowerDNS rewrites.
 func (d *demo) readBack(ctx context.Context) (rows []row, store string, err error) {
-	z, err := d.srv.admin.Zones.Get(ctx, d.zone)
+	live, err := d.ext.rec.Live(ctx, d.zone)
 	if err != nil {
 		return nil, "", fmt.Errorf("read zone %s back: %w", d.zone, d.srv.explain(err))
 	}
-	own, err := readOwners(ctx, d.srv.admin, d.zone, z.RRsets)
+	where, err := d.ext.rec.OwnershipStore(ctx)
 	if err != nil {
-		return nil, "", fmt.Errorf("read owners back: %w", d.srv.explain(err))
+		return nil, "", fmt.Errorf("read zone %s back: %w", d.zone, d.srv.explain(err))
 	}
-	for _, p := range z.RRsets {
-		k := key(p)
-		if k.Type == "SOA" {
+	store = map[reconcile.OwnershipStore]string{reconcile.OwnershipComments: "RRset comments", reconcile.OwnershipMetadata: "zone metadata"}[where]
+	for _, rr := range live {
+		if rr.Type == "SOA" {
 			continue
 		}
-		var contents []string
-		for _, r := range p.Records {
-			if r.Content != nil && (r.Disabled == nil || !*r.Disabled) {
-				contents = append(contents, *r.Content)
-			}
-		}
-		if len(contents) == 0 {
-			continue
-		}
-		var ttl uint32
-		if p.TTL != nil {
-			ttl = *p.TTL
-		}
-		rr, err := rrset.NewLive(d.zone, k.Name, k.Type, ttl, contents...)
-		if err != nil {
-			return nil, "", fmt.Errorf("read %s back: %w", k, err)
-		}
-		rr.ManagedBy = own.byKey[k]
 		rows = append(rows, row{rr: rr, served: d.served(ctx, rr)})
 	}
 	slices.SortFunc(rows, func(a, b row) int {
 		return compareNames(d.rel(a.rr.Name), d.rel(b.rr.Name), a.rr.Type, b.rr.Type)
 	})
-	return rows, own.store, nil
+	return rows, store, nil
 }
 
 // compareNames orders the apex first, then by relative name and type.

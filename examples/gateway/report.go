@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/pdnskit/reconcile"
 	"github.com/pdnskit/reconcile/rrset"
@@ -66,9 +67,11 @@ func (d *demo) report(res reconcile.Result, patches, refusals int) {
 		d.field("postponed", fmt.Sprintf("%d change(s): %s writing to the zone", len(res.Postponed), strings.Join(res.PostponedFor, ", ")))
 	}
 
-	next := "no requeue needed"
-	if res.RequeueAfter > 0 {
-		next = "requeue after " + res.RequeueAfter.String()
+	next := "requeue after " + res.RequeueAfter.String()
+	if res.Condition().Programmed {
+		// In sync: the controller comes back at the resync interval,
+		// jittered, to repair what changed behind its back.
+		next = "resync in about " + res.RequeueAfter.Round(10*time.Minute).String()
 	}
 	answer := "no refusal from PowerDNS"
 	if refusals > 0 {
