@@ -16,20 +16,13 @@ import (
 //     crash after the claim leaves a harmless claim; one after an unclaimed
 //     write would leave an RRset nobody owns), and a change of ownership
 //     alone (adoption, handover) needs no PATCH at all;
-//   - under the zone lock, the record that a write happens, then the
-//     PATCHes, deletes first, split only when larger than the server
+//   - the PATCHes, deletes first, split only when larger than the server
 //     accepts;
 //   - refusals isolated to the RRsets PowerDNS names, reported and
 //     remembered;
 //   - with the metadata store, the releases of what it deleted, and the
 //     upkeep of the writer's claim records.
-func (o *op) apply(ctx context.Context, obs *observation, d decision, lk *lock) ([]rrset.Change, error) {
-	if lk != nil {
-		if err := o.recordWrite(ctx, lk); err != nil {
-			lk.keep = true
-			return nil, err
-		}
-	}
+func (o *op) apply(ctx context.Context, obs *observation, d decision) ([]rrset.Change, error) {
 	applied, err := o.send(ctx, obs, d.plan.Changes)
 	o.res.Applied = applied
 	if o.store == OwnershipMetadata {

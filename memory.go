@@ -1,6 +1,8 @@
 package reconcile
 
 import (
+	"hash/fnv"
+	"io"
 	"time"
 
 	"github.com/pdnskit/reconcile/backoff"
@@ -24,9 +26,11 @@ type zoneMemory struct {
 	// requeue paces the operations' RequeueAfter: the zone's Syncs under
 	// the empty key, each Apply or Remove under its RRset's key.
 	requeue *backoff.Requeue
-	// lastDone is this Reconciler's latest record of a write under the
-	// zone lock, which the next one replaces (lock.go).
-	lastDone string
+	// known holds the keys (hashed) the Reconciler last saw live in the
+	// zone, to guess whether an operation will create (op.expectsCreate);
+	// read is false until it read the whole zone or a name of it once.
+	known map[uint64]struct{}
+	read  bool
 }
 
 func newZoneMemory(cfg config) *zoneMemory {
@@ -40,7 +44,56 @@ func (m *zoneMemory) reset(cfg config) {
 	m.absences = backoff.NewGate(cfg.deleteChecks, cfg.deleteSpan, backoff.WithClock(cfg.clock))
 	m.refusals = make(map[string]refusalMemo)
 	m.requeue = backoff.NewRequeue(append([]backoff.RequeueOption{backoff.WithClock(cfg.clock)}, cfg.requeue...)...)
-	m.lastDone = ""
+	m.known = make(map[uint64]struct{})
+	m.read = false
+}
+
+// keyHash hashes a key for the known set.
+func keyHash(k rrset.Key) uint64 {
+	h := fnv.New64a()
+	_, _ = io.WriteString(h, k.Name)
+	_, _ = h.Write([]byte{0})
+	_, _ = io.WriteString(h, k.Type)
+	return h.Sum64()
+}
+
+// saw records the keys of a read: a whole zone replaces what was known, the
+// read of one name adds to it.
+func (m *zoneMemory) saw(obs *observation, whole bool) {
+	if whole {
+		m.known = make(map[uint64]struct{}, obs.set.Len()+len(obs.disabled))
+	}
+	for rr := range obs.set.Unordered() {
+		m.known[keyHash(rr.Key())] = struct{}{}
+	}
+	for _, rr := range obs.disabled {
+		m.known[keyHash(rr.Key())] = struct{}{}
+	}
+	m.read = true
+}
+
+// learn records what a write created and deleted.
+func (m *zoneMemory) learn(applied []rrset.Change) {
+	for _, c := range applied {
+		if c.Op == rrset.OpDelete {
+			delete(m.known, keyHash(c.Key()))
+		} else {
+			m.known[keyHash(c.Key())] = struct{}{}
+		}
+	}
+}
+
+// knowsAll reports whether every key of desired was live when last seen.
+func (m *zoneMemory) knowsAll(desired *rrset.Set) bool {
+	if !m.read {
+		return false
+	}
+	for rr := range desired.Unordered() {
+		if _, ok := m.known[keyHash(rr.Key())]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // gateIdle is how long a deletion-gate streak may go unobserved before it is

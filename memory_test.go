@@ -71,11 +71,39 @@ func TestRefusalMemory(t *testing.T) {
 func TestForget(t *testing.T) {
 	r := testReconciler(t)
 	mem := r.memory(testZone)
-	mem.lastDone = "X-PDNSKIT-D-1"
-	mem.remember([]rrset.Change{{Op: rrset.OpDelete, Old: &rrset.RRset{Name: "a." + testZone, Type: "A"}}}, nil, setOf(t))
+	a := rr(t, "me", "a", "A", "192.0.2.1")
+	mem.saw(obsOf(t, a), true)
+	mem.remember([]rrset.Change{{Op: rrset.OpDelete, Old: &a}}, nil, setOf(t))
 	r.Forget("EXAMPLE.com")
-	assert.Empty(t, mem.lastDone)
+	assert.False(t, mem.knowsAll(setOf(t, a)))
 	assert.Empty(t, mem.refusals)
 	r.Forget("not a zone..")
 	r.Forget("never.seen.")
+}
+
+// TestKnownKeys: what the Reconciler saw live decides whether an operation
+// expects to create, and so takes the lock before it reads.
+func TestKnownKeys(t *testing.T) {
+	r := testReconciler(t)
+	mem := r.memory(testZone)
+	a, b := rr(t, "me", "a", "A", "192.0.2.1"), rr(t, "me", "b", "A", "192.0.2.1")
+	assert.False(t, mem.knowsAll(setOf(t, a)), "never read")
+	mem.saw(obsOf(t, a), true)
+	assert.True(t, mem.knowsAll(setOf(t, a)))
+	assert.False(t, mem.knowsAll(setOf(t, a, b)))
+	mem.learn([]rrset.Change{{Op: rrset.OpCreate, New: &b}})
+	assert.True(t, mem.knowsAll(setOf(t, a, b)))
+	mem.learn([]rrset.Change{{Op: rrset.OpDelete, Old: &a}})
+	assert.False(t, mem.knowsAll(setOf(t, a)))
+	mem.saw(obsOf(t, a), false)
+	assert.True(t, mem.knowsAll(setOf(t, a, b)), "a read of one name adds to what is known")
+	mem.saw(obsOf(t), true)
+	assert.False(t, mem.knowsAll(setOf(t, b)), "a whole read replaces it")
+
+	o := r.newOp("sync", testZone, intent{desired: setOf(t, b)}, readScope{}, true)
+	assert.True(t, o.expectsCreate())
+	o = r.newOp("remove", testZone, intent{desired: setOf(t)}, readScope{}, true)
+	assert.False(t, o.expectsCreate(), "a delete never creates")
+	o = r.newOp("plan", testZone, intent{desired: setOf(t, b)}, readScope{}, false)
+	assert.False(t, o.expectsCreate(), "a dry run never writes")
 }

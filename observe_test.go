@@ -62,33 +62,29 @@ func TestObserve(t *testing.T) {
 }
 
 func TestViewLock(t *testing.T) {
-	now := time.Unix(10_000, 0)
+	now := time.Unix(200_000, 0)
 	own := func(kind string) bool { return kind == "X-PDNSKIT-L-SELF-1" }
-	stamp := func(writer string, at int64) []string {
-		return []string{lockWriter + writer + lockAt + strconv.FormatInt(at, 10)}
-	}
+	stamp := func(writer string, at int64) []string { return []string{lockWriter + writer + lockAt + strconv.FormatInt(at, 10)} }
 	cases := []struct {
-		name     string
-		listing  []powerdns.Metadata
-		readAt   time.Time
-		want     lockView
-		abandons int
+		name    string
+		listing []powerdns.Metadata
+		want    lockView
 	}{
-		{name: "alone", listing: md(append([]string{"X-PDNSKIT-L-SELF-1"}, stamp("me", 10_000)...)), readAt: now},
-		{name: "another holds it", listing: md(append([]string{"X-PDNSKIT-L-OTHER-1"}, stamp("them", 9_990)...)), readAt: now,
-			want: lockView{contended: true, holders: []string{"them"}, stale: true}},
-		{name: "an abandoned lock is ignored", listing: md(append([]string{"X-PDNSKIT-L-OTHER-1"}, stamp("them", 9_000)...)), readAt: now},
-		{name: "a write finished since the read", listing: md(append([]string{"X-PDNSKIT-D-OTHER-1"}, stamp("them", 9_950)...)), readAt: now,
-			want: lockView{stale: true}},
-		{name: "a write long before the read", listing: md(append([]string{"X-PDNSKIT-D-OTHER-1"}, stamp("them", 1_000)...)), readAt: now},
-		{name: "a lock kind not whole yet", listing: md([]string{"X-PDNSKIT-L-OTHER-2"}), readAt: now, want: lockView{stale: true}},
-		{name: "a day old", listing: md(append([]string{"X-PDNSKIT-D-OTHER-1"}, stamp("them", -100_000)...)), readAt: now,
-			want: lockView{abandoned: []string{"X-PDNSKIT-D-OTHER-1"}}},
-		{name: "other kinds", listing: md([]string{"SOA-EDIT-API", "DEFAULT"}), readAt: now},
+		{name: "alone", listing: md(append([]string{"X-PDNSKIT-L-SELF-1"}, stamp("me", 200_000)...))},
+		{name: "another holds it", listing: md(append([]string{"X-PDNSKIT-L-OTHER-1"}, stamp("them", 199_990)...)),
+			want: lockView{contended: true, holders: []string{"them"}}},
+		{name: "two others", listing: md(append([]string{"X-PDNSKIT-L-OTHER-1"}, stamp("them", 199_990)...), append([]string{"X-PDNSKIT-L-THIRD-1"}, stamp("else", 199_999)...)),
+			want: lockView{contended: true, holders: []string{"them", "else"}}},
+		{name: "an abandoned lock is ignored", listing: md(append([]string{"X-PDNSKIT-L-OTHER-1"}, stamp("them", 199_000)...))},
+		{name: "a lock kind not whole yet is being taken", listing: md([]string{"X-PDNSKIT-L-OTHER-2"}),
+			want: lockView{contended: true, holders: []string{"another writer"}}},
+		{name: "a day old goes", listing: md(append([]string{"X-PDNSKIT-L-OTHER-1"}, stamp("them", 100_000)...)),
+			want: lockView{abandoned: []string{"X-PDNSKIT-L-OTHER-1"}}},
+		{name: "other kinds", listing: md([]string{"SOA-EDIT-API", "DEFAULT"}, []string{"X-PDNSKIT-O-OTHER-1", "writer them"})},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			assert.Equal(t, c.want, viewLock(c.listing, own, now, c.readAt, DefaultLockTTL))
+			assert.Equal(t, c.want, viewLock(c.listing, own, now, DefaultLockTTL))
 		})
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	pdnserrors "github.com/pdnskit/reconcile/errors"
 	"github.com/pdnskit/reconcile/internal/pdnsapi"
+	"github.com/pdnskit/reconcile/internal/zonejson"
 	"github.com/pdnskit/reconcile/rrset"
 )
 
@@ -65,27 +66,47 @@ func (o *op) errorf(err error) error {
 // is. In that order: a claim is written before its RRset, so every RRset of
 // the read has its claim in the later read of the metadata (a release
 // comes after its delete, so a claim read without its RRset is harmless).
-// readAt is when the read began, for the zone lock.
-func (o *op) read(ctx context.Context) (obs *observation, readAt time.Time, err error) {
-	if o.store == OwnershipAuto {
-		if o.store, err = o.srv.ownershipStore(ctx); err != nil {
-			return nil, readAt, err
-		}
+func (o *op) read(ctx context.Context) (*observation, error) {
+	if err := o.learnStore(ctx); err != nil {
+		return nil, err
 	}
-	readAt = o.r.cfg.clock.Now()
-	q := pdnsapi.ZoneQuery{RRsetName: o.scope.name, RRsetType: o.scope.typ}
-	z, err := o.srv.zone(ctx, o.zone, q)
+	z, err := o.srv.zone(ctx, o.zone, o.query())
 	if err != nil {
-		return nil, readAt, fmt.Errorf("read zone: %w", err)
+		return nil, fmt.Errorf("read zone: %w", err)
 	}
 	var md []powerdns.Metadata
 	if o.store == OwnershipMetadata {
 		if md, err = o.srv.metadata(ctx, o.zone); err != nil {
-			return nil, readAt, err
+			return nil, err
 		}
 	}
-	obs, err = observe(o.zone, z, md, o.r.cfg.managedBy, o.scope, o.r.cfg.logger.Warn)
-	return obs, readAt, err
+	return o.observe(z, md)
+}
+
+// learnStore learns where the server records ownership, once.
+func (o *op) learnStore(ctx context.Context) (err error) {
+	if o.store == OwnershipAuto {
+		o.store, err = o.srv.ownershipStore(ctx)
+	}
+	return err
+}
+
+// query narrows the zone read to what the operation covers.
+func (o *op) query() pdnsapi.ZoneQuery {
+	return pdnsapi.ZoneQuery{RRsetName: o.scope.name, RRsetType: o.scope.typ}
+}
+
+// observe turns a read into an observation, and remembers which keys were
+// live.
+func (o *op) observe(z zonejson.Zone, md []powerdns.Metadata) (*observation, error) {
+	obs, err := observe(o.zone, z, md, o.r.cfg.managedBy, o.scope, o.r.cfg.logger.Warn)
+	if err != nil {
+		return nil, err
+	}
+	if o.gate.record {
+		o.mem.saw(obs, o.scope.whole())
+	}
+	return obs, nil
 }
 
 // decide is decide, for this operation.
@@ -110,51 +131,78 @@ func (o *op) report(d decision) {
 	o.res.Blocked, o.res.Deferred, o.res.Refused, o.res.Handovers = d.blocked, d.deferred, d.refused, d.handovers
 }
 
-// run is the operation after its turn: read, decide, write.
-func (o *op) run(ctx context.Context) (err error) {
-	obs, readAt, err := o.read(ctx)
+// run is the operation after its turn: read, decide, write — under the zone
+// lock when a change needs it. When the operation expects to create (an
+// RRset it asks for was not there when the Reconciler last looked), it takes
+// the lock first and reads under it; otherwise it reads first, and takes the
+// lock and reads again only if the decision needs it.
+func (o *op) run(ctx context.Context) error {
+	if o.expectsCreate() {
+		return o.errorf(o.lockedRun(ctx))
+	}
+	obs, err := o.read(ctx)
 	if err != nil {
 		return o.errorf(err)
 	}
-	return o.errorf(o.write(ctx, obs, readAt, o.decide(obs)))
+	d := o.decide(obs)
+	if d.locking {
+		return o.errorf(o.lockedRun(ctx))
+	}
+	return o.errorf(o.write(ctx, obs, d))
 }
 
-// write carries out a decision: the zone lock when a change needs it (and,
-// when another writer may have written since the read, a new read and a new
-// decision under it), then the changes, and the memory of the zone.
-func (o *op) write(ctx context.Context, obs *observation, readAt time.Time, d decision) (err error) {
+// lockedRun takes the zone lock, reads under it and decides on that read:
+// no other writer that creates can write until it is freed, so what the
+// read shows free stays free.
+func (o *op) lockedRun(ctx context.Context) (err error) {
+	lk, z, md, err := o.takeLock(ctx)
+	defer o.freeLock(ctx, lk, &err)
+	if err != nil {
+		return err
+	}
+	if lk.contended {
+		// Another writer holds the zone: report what would have been sent,
+		// from a read without the lock.
+		obs, err := o.read(ctx)
+		if err != nil {
+			return err
+		}
+		d := o.decide(obs)
+		o.report(d)
+		o.res.Postponed, o.res.PostponedFor = d.plan.Changes, lk.holders
+		return nil
+	}
+	obs, err := o.observe(z, md)
+	if err != nil {
+		return err
+	}
+	return o.write(ctx, obs, o.decide(obs))
+}
+
+// write carries out a decision, then keeps the memory of the zone.
+func (o *op) write(ctx context.Context, obs *observation, d decision) error {
 	o.report(d)
 	if len(d.plan.Changes) == 0 && !o.claimsToSettle(obs, nil) {
 		o.remember(d, nil)
 		return nil
 	}
-	var lk *lock
-	if d.locking {
-		lk, err = o.takeLock(ctx, readAt)
-		defer o.freeLock(ctx, lk, &err)
-		if err != nil {
-			return err
-		}
-		if lk.contended {
-			o.res.Postponed, o.res.PostponedFor = d.plan.Changes, lk.holders
-			return nil
-		}
-		if lk.stale {
-			// Another writer wrote since the read: read again and decide
-			// anew, now that no other writer can write. Every rule, the
-			// deletion policy included, applies to what the new read
-			// shows.
-			if obs, _, err = o.read(ctx); err != nil {
-				return err
-			}
-			d = o.decide(obs)
-			o.report(d)
-		}
-	}
 	o.mem.keepRefusals(o.in.inScope, d.refused)
-	applied, err := o.apply(ctx, obs, d, lk)
+	applied, err := o.apply(ctx, obs, d)
 	o.endStreaks(applied)
+	o.mem.learn(applied)
 	return err
+}
+
+// expectsCreate reports whether a key the operation asks for was not live
+// when the Reconciler last read the zone (or it never read it): then the
+// operation takes the lock before it reads, rather than read, find the key
+// free, lock and read again. A wrong guess costs a lock that was not
+// needed, or a second read; never a wrong write.
+func (o *op) expectsCreate() bool {
+	if !o.gate.record || o.in.desired == nil || o.in.desired.Len() == 0 {
+		return false // a dry run, a read or a delete never creates
+	}
+	return !o.mem.knowsAll(o.in.desired)
 }
 
 // freeLock releases the lock at the end of a write. When the caller gave up
@@ -165,7 +213,7 @@ func (o *op) write(ctx context.Context, obs *observation, readAt time.Time, d de
 // operation has no error of its own: a lock left held is ignored by other
 // writers after DefaultLockTTL.
 func (o *op) freeLock(ctx context.Context, lk *lock, errp *error) {
-	if lk == nil || lk.held == "" || lk.keep {
+	if lk == nil || lk.held == "" {
 		return
 	}
 	if ctx.Err() != nil {

@@ -57,7 +57,7 @@ func (r *Reconciler) Plan(ctx context.Context, zone string, desired []rrset.RRse
 	}
 	var plan rrset.Plan
 	res, err := o.do(ctx, func(ctx context.Context) error {
-		obs, _, err := o.read(ctx)
+		obs, err := o.read(ctx)
 		if err != nil {
 			return o.errorf(err)
 		}
@@ -122,7 +122,7 @@ func (r *Reconciler) Live(ctx context.Context, zone string) ([]rrset.RRset, erro
 	o := r.newOp("read", canonical, intent{}, readScope{}, false)
 	var live []rrset.RRset
 	_, err = o.do(ctx, func(ctx context.Context) error {
-		obs, _, err := o.read(ctx)
+		obs, err := o.read(ctx)
 		if err != nil {
 			return o.errorf(err)
 		}

@@ -265,7 +265,7 @@ func (r *Reconciler) DeleteZone(ctx context.Context, zone string, opts ...Delete
 	o := r.newOp("delete zone", canonical, intent{}, readScope{}, false)
 	_, err = o.do(ctx, func(ctx context.Context) error {
 		if !cfg.force {
-			obs, _, err := o.read(ctx)
+			obs, err := o.read(ctx)
 			if pdnserrors.ReasonOf(err) == pdnserrors.ZoneNotFound {
 				return nil
 			}
