@@ -64,7 +64,9 @@ func TestObserve(t *testing.T) {
 func TestViewLock(t *testing.T) {
 	now := time.Unix(200_000, 0)
 	own := func(kind string) bool { return kind == "X-PDNSKIT-L-SELF-1" }
-	stamp := func(writer string, at int64) []string { return []string{lockWriter + writer + lockAt + strconv.FormatInt(at, 10)} }
+	stamp := func(writer string, at int64) []string {
+		return []string{lockWriter + writer + lockAt + strconv.FormatInt(at, 10)}
+	}
 	cases := []struct {
 		name    string
 		listing []powerdns.Metadata
