@@ -98,8 +98,9 @@ func TestProxyHugeAnswers(t *testing.T) {
 					requireNoKey(t, srv.APIKey, "the Sync's error", err)
 					state := readState(t, srv, zone)
 
-					outcome := fmt.Sprintf("%s; the Sync allocated %.1f MiB in all (TotalAlloc), live heap peaked %.1f MiB above its start (HeapSys %+.1f MiB)",
-						summary(ctx, err), float64(allocated)/mib, float64(max(peakAbove, 0))/mib, (float64(m1.HeapSys)-float64(m0.HeapSys))/mib)
+					heapSysGrew := max(float64(m1.HeapSys)-float64(m0.HeapSys), 0)
+					outcome := fmt.Sprintf("%s; the Sync allocated %.1f MiB in all (TotalAlloc), live heap peaked %.1f MiB above its start, HeapSys grew %.1f MiB",
+						summary(ctx, err), float64(allocated)/mib, float64(max(peakAbove, 0))/mib, heapSysGrew/mib)
 					if c.refused {
 						outcome += fmt.Sprintf("; %d change(s) refused, %d applied", len(res.Refused), len(res.Applied))
 					}
