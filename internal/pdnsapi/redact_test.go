@@ -167,4 +167,17 @@ func TestUserInfo(t *testing.T) {
 	_, err = pdnsapi.New("http://admin:s3cr3t-pw@pdns:80x1", testKey, "", nil)
 	require.Error(t, err)
 	assert.NotContains(t, err.Error(), "s3cr3t-pw")
+
+	// A request that fails quotes its URL, which holds no password.
+	gone := httptest.NewServer(http.NotFoundHandler())
+	gone.Close()
+	c, err = pdnsapi.New(strings.Replace(gone.URL, "http://", "http://admin:s3cr3t-pw@", 1), testKey, "", nil)
+	require.NoError(t, err)
+	_, err = c.GetZone(context.Background(), "example.com.", pdnsapi.ZoneQuery{})
+	require.Error(t, err)
+	err2 := c.PatchZone(context.Background(), "example.com.", nil)
+	require.Error(t, err2)
+	for _, e := range []error{err, err2} {
+		assert.NotContains(t, fmt.Sprintf("%v %+v %#v", e, e, e), "s3cr3t-pw")
+	}
 }
