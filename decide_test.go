@@ -255,7 +255,7 @@ func TestWithLiveSerial(t *testing.T) {
 	live := rr(t, "me", "@", "SOA", "ns1.example.net. hostmaster.example.com. 2024010107 10800 3600 604800 3600")
 	sameButSerial := rr(t, "me", "@", "SOA", "ns1.example.net. hostmaster.example.com. 1 10800 3600 604800 3600")
 	newRefresh := rr(t, "me", "@", "SOA", "ns1.example.net. hostmaster.example.com. 1 7200 3600 604800 3600")
-	obs := &observation{set: setOf(t, live), soaEditAPI: "DEFAULT"}
+	obs := &observation{set: setOf(t, live), serialRewritten: true}
 
 	d := decide(intent{desired: setOf(t, sameButSerial)}, obs, defaultRules(), &memory{})
 	assert.Empty(t, d.plan.Changes, "PowerDNS rewrites the serial: a serial alone is no change")
@@ -264,7 +264,7 @@ func TestWithLiveSerial(t *testing.T) {
 	require.Len(t, d.plan.Changes, 1)
 	assert.Equal(t, []string{"ns1.example.net. hostmaster.example.com. 2024010107 7200 3600 604800 3600"}, d.plan.Changes[0].New.Records)
 
-	obs.soaEditAPI = ""
+	obs.serialRewritten = false
 	d = decide(intent{desired: setOf(t, sameButSerial)}, obs, defaultRules(), &memory{})
 	require.Len(t, d.plan.Changes, 1, "without SOA-EDIT-API the serial is written as asked")
 	assert.Equal(t, sameButSerial.Records, d.plan.Changes[0].New.Records)

@@ -32,9 +32,9 @@ type observation struct {
 	foreign map[rrset.Key][]powerdns.Comment
 	// claims are the ownership claims in zone metadata (claims.go).
 	claims *claimBook
-	// soaEditAPI is the zone's SOA-EDIT-API: when set, PowerDNS rewrites
-	// the serial of any SOA written through the API.
-	soaEditAPI string
+	// serialRewritten is true when the zone's SOA-EDIT-API (and SOA-EDIT)
+	// make PowerDNS rewrite the serial of any SOA written through the API.
+	serialRewritten bool
 }
 
 // readScope is what a read covers.
@@ -69,7 +69,7 @@ func observe(zone string, z zonejson.Zone, md []powerdns.Metadata, writer string
 	obs := &observation{
 		foreign:    make(map[rrset.Key][]powerdns.Comment),
 		claims:     readClaims(md, writer),
-		soaEditAPI: z.SOAEditAPI,
+		serialRewritten: rrset.SOASerialRewritten(z.SOAEditAPI, z.SOAEdit),
 	}
 	set, err := rrset.NewSet(zone)
 	if err != nil {

@@ -7,14 +7,14 @@ import (
 )
 
 // withLiveSerial returns desired with its apex SOA carrying the live SOA's
-// serial, when the zone has an SOA-EDIT-API: PowerDNS then replaces the
-// serial of every SOA written through the API, so the desired serial can
-// never be what the zone holds, and comparing it would rewrite the SOA on
-// every operation. The other fields are still compared, and written when
-// they differ. desired is changed in place (the same way each time), and
-// returned.
+// serial, when the zone's SOA-EDIT-API makes PowerDNS replace the serial of
+// every SOA written through the API (rrset.SOASerialRewritten): the desired
+// serial can then never be what the zone holds, and comparing it would
+// rewrite the SOA on every operation. The other fields are still compared
+// (as rrset.EqualIgnoringSerial does), and written when they differ.
+// desired is changed in place (the same way each time), and returned.
 func withLiveSerial(desired *rrset.Set, obs *observation) *rrset.Set {
-	if obs.soaEditAPI == "" || strings.EqualFold(obs.soaEditAPI, "NONE") {
+	if !obs.serialRewritten || desired == nil {
 		return desired
 	}
 	k := rrset.Key{Name: desired.Zone(), Type: "SOA"}

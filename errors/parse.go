@@ -11,11 +11,17 @@ import (
 	"unicode/utf8"
 )
 
-// MaxBodySize is how much of an answer's body is worth reading: 1 MiB holds
-// the messages of a refused PATCH of several thousand RRsets. Parse looks at
-// no more than this, and a transport that keeps error bodies should read no
-// more.
-const MaxBodySize = 1 << 20
+// MaxBodySize is how much of an answer's body is worth reading. Measured on
+// PowerDNS 4.7, 4.9 and 5.1: a refused PATCH names the first RRset refused,
+// in 100 bytes or so on every version; 5.1 lists every problem of that one
+// RRset (89 bytes each for duplicates, 445 KB for one RRset of 5,000
+// duplicated records) and, on zone creation, every conflict of the zone (111
+// bytes each). 64 KiB keeps some 600 problems, far more than the one RRset
+// per refusal a caller isolates, while a hostile or broken answer of any
+// size costs the reader 64 KiB. Parse looks at no more than this, and a
+// transport that keeps error bodies should read no more; a longer body is
+// reported as Truncated.
+const MaxBodySize = 64 << 10
 
 // maxTextMessage bounds the message taken from a body that is not PowerDNS
 // JSON. PowerDNS's own text bodies are one status line; anything longer is a
@@ -31,8 +37,8 @@ const maxTextMessage = 4 << 10
 // panic. Only the first MaxBodySize bytes are read.
 //
 // The reason of each problem comes from the status where the status alone
-// decides it (400, 401, 403, 404, 409, 5xx), and otherwise from the message's
-// wording, as printed by PowerDNS 4.7 to 5.1.
+// decides it (3xx, 400, 401, 403, 404, 409, 5xx), and otherwise from the
+// message's wording, as printed by PowerDNS 4.7 to 5.1.
 func Parse(statusCode int, body []byte) *APIError {
 	return FromResponse(statusCode, body, nil)
 }
@@ -81,6 +87,11 @@ func FromResponse(statusCode int, body []byte, cause error) *APIError {
 // problemFor classifies one message of an answer with the given status.
 func problemFor(statusCode int, msg string) Problem {
 	switch {
+	case statusCode >= 300 && statusCode <= 399:
+		// A redirect that reaches the classifier was not followed: a
+		// write answered with one is never sent on (it would arrive as a
+		// GET, or elsewhere), so the request could not be served here.
+		return Problem{Reason: InvalidRequest, Message: msg}
 	case statusCode == http.StatusBadRequest:
 		return Problem{Reason: InvalidRequest, Message: msg}
 	case statusCode == http.StatusUnauthorized, statusCode == http.StatusForbidden:

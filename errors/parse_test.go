@@ -316,6 +316,9 @@ func TestParseStatus(t *testing.T) {
 		{"502 nginx", 502, "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n", pdnserrors.ServerError, "502 Bad Gateway"},
 		{"503 untitled html", 503, "<html><body><p>Service &amp; all\n  unavailable</p></body></html>", pdnserrors.ServerError, "Service & all unavailable"},
 		{"429 proxy", 429, "slow down", pdnserrors.InvalidRequest, "slow down"},
+		// A redirect not followed (a write answered with one).
+		{"301 text", 301, "powerdns answered PATCH with a redirect (301 Moved Permanently)", pdnserrors.InvalidRequest, "powerdns answered PATCH with a redirect (301 Moved Permanently)"},
+		{"308 empty", 308, "", pdnserrors.InvalidRequest, "Permanent Redirect"},
 		// Nothing said.
 		{"empty 404", 404, "", pdnserrors.ZoneNotFound, "Not Found"},
 		{"empty 422", 422, "", pdnserrors.Unknown, "Unprocessable Entity"},

@@ -137,6 +137,7 @@ func TestIsRetryable(t *testing.T) {
 		{"409", pdnserrors.Parse(409, nil), false},
 		{"429", pdnserrors.Parse(429, nil), false},
 		{"4xx answer cut short", pdnserrors.FromResponse(422, nil, io.ErrUnexpectedEOF), false},
+		{"write redirected", pdnserrors.FromResponse(301, []byte("redirect"), urlErr(errors.New("redirect"))), false},
 		{"connection refused", urlErr(opErr), true},
 		{"connection refused bare", opErr, true},
 		{"dns failure", urlErr(&net.DNSError{Err: "no such host", Name: "pdns", IsNotFound: true}), true},

@@ -39,8 +39,9 @@ const (
 	// InvalidRequest: the request itself is wrong or unsupported: a bad or
 	// missing changetype or key, "No change for RRset", PRUNE/EXTEND misuse,
 	// something the zone kind or the backend cannot do (LMDB on 4.x refuses
-	// comments), or any 400 Bad Request or other 4xx without a more specific
-	// reason.
+	// comments), any 400 Bad Request or other 4xx without a more specific
+	// reason, or a redirect (3xx) that was not followed, such as one
+	// answering a write.
 	InvalidRequest Reason = "InvalidRequest"
 	// Unauthorized: the API key is missing or wrong (401), or access is
 	// forbidden (403).

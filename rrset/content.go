@@ -82,28 +82,61 @@ func (c *canonCtx) appendTarget(dst []byte, s string) ([]byte, *contentProblem) 
 	if err != nil {
 		return nil, &contentProblem{reason: ReasonInvalidTarget, err: err}
 	}
-	if c.strict && !portableName(t) {
-		return nil, unsupported("name " + strconv.Quote(t) + " holds characters other than letters, digits, '-', '_' and '/'" +
-			", which PowerDNS 5.1 rewrites inside contents")
+	if c.strict && !portableTarget(t) {
+		return nil, unsupported("name " + strconv.Quote(t) + ` holds a blank, '"', '(', ')', ';', '.' or '\' in a label` +
+			", which PowerDNS 5.1 refuses or rewrites inside contents")
 	}
 	return append(dst, t...), nil
 }
 
-// lastTarget appends s, the last field of a content, as a name.
-func (c *canonCtx) lastTarget(dst []byte, s string, what string) ([]byte, *contentProblem) {
+// appendHost appends the host name of an NS, MX or SRV content; root
+// allows "." (a null MX or SRV, RFC 7505 and RFC 2782).
+func (c *canonCtx) appendHost(dst []byte, s string, root bool) ([]byte, *contentProblem) {
+	t, err := c.zone.canonicalTarget(s)
+	if err != nil {
+		return nil, &contentProblem{reason: ReasonInvalidTarget, err: err}
+	}
+	if c.strict && !isHostname(t) && (t != "." || !root) {
+		return nil, unsupported("target " + strconv.Quote(t) + " is not a host name (letters, digits and '-' inside labels)" +
+			", which PowerDNS refuses for NS, MX and SRV")
+	}
+	return append(dst, t...), nil
+}
+
+// lastField returns s, the last field of a content, refusing anything
+// after it.
+func lastField(s string, what string) (string, *contentProblem) {
 	f, rest := cutField(s)
 	if f == "" {
-		return nil, invalid("missing " + what)
+		return "", invalid("missing " + what)
 	}
 	if rest != "" {
-		return nil, invalid("unexpected " + strconv.Quote(rest) + " after " + what)
+		return "", invalid("unexpected " + strconv.Quote(rest) + " after " + what)
+	}
+	return f, nil
+}
+
+// lastTarget appends s, the last field of a content, as a name.
+func (c *canonCtx) lastTarget(dst []byte, s string, what string) ([]byte, *contentProblem) {
+	f, p := lastField(s, what)
+	if p != nil {
+		return nil, p
 	}
 	return c.appendTarget(dst, f)
 }
 
-// canonTarget is CNAME, ALIAS, DNAME, NS and PTR: one name.
+// canonTarget is CNAME, ALIAS, DNAME and PTR: one name.
 func canonTarget(c *canonCtx, dst []byte, s string) ([]byte, *contentProblem) {
 	return c.lastTarget(dst, s, "target")
+}
+
+// canonNS is NS: one host name.
+func canonNS(c *canonCtx, dst []byte, s string) ([]byte, *contentProblem) {
+	f, p := lastField(s, "target")
+	if p != nil {
+		return nil, p
+	}
+	return c.appendHost(dst, f, false)
 }
 
 func canonMX(c *canonCtx, dst []byte, s string) ([]byte, *contentProblem) {
@@ -111,7 +144,11 @@ func canonMX(c *canonCtx, dst []byte, s string) ([]byte, *contentProblem) {
 	if p != nil {
 		return nil, p
 	}
-	return c.lastTarget(dst, rest, "exchange")
+	f, p := lastField(rest, "exchange")
+	if p != nil {
+		return nil, p
+	}
+	return c.appendHost(dst, f, true)
 }
 
 func canonSRV(c *canonCtx, dst []byte, s string) ([]byte, *contentProblem) {
@@ -119,7 +156,11 @@ func canonSRV(c *canonCtx, dst []byte, s string) ([]byte, *contentProblem) {
 	if p != nil {
 		return nil, p
 	}
-	return c.lastTarget(dst, rest, "target")
+	f, p := lastField(rest, "target")
+	if p != nil {
+		return nil, p
+	}
+	return c.appendHost(dst, f, true)
 }
 
 func canonRP(c *canonCtx, dst []byte, s string) ([]byte, *contentProblem) {

@@ -51,6 +51,7 @@
 //	HTTPS   1 . alpn=h2,h3 port=443 ipv4hint=192.0.2.1   (also SVCB)
 //	DNSKEY  257 3 13 base64...   (also CDNSKEY)
 //	SOA, URI, HINFO, RP
+//	TYPE65420  \# 2 4142   (RFC 3597, for types PowerDNS has no name for)
 //
 // Numbers lose leading zeros, hexadecimal is lower case and base64 is
 // re-encoded, both in one piece. A TXT content that starts with a double
@@ -63,33 +64,59 @@
 // written in key order. Contents are trimmed of surrounding white space;
 // type mnemonics are case-insensitive.
 //
-// PowerDNS rewrites the serial of the SOA it stores (SOA-EDIT-API), so a
-// desired SOA never stays equal to the live one: leave the SOA to PowerDNS.
+// Types PowerDNS has no name for are written as TYPEnnn with RFC 3597 data,
+// "\# length hex" ("TYPE65420 \# 2 4142"): the hexadecimal in lower case
+// and in one piece, as PowerDNS prints it. A type some supported version
+// names (A, MB, HHIT, ...) has its own form instead; TYPEnnn of a type this
+// package writes is that type ("TYPE1" is "A").
+//
+// PowerDNS rewrites the serial of any SOA written through its API into a
+// zone whose SOA-EDIT-API asks for it (the default of zones the API
+// creates): there a desired SOA is compared with the live one by
+// EqualIgnoringSerial, which SOASerialRewritten says when to use.
 //
 // # What PowerDNS cannot store unchanged
 //
 // New refuses, with ReasonUnsupported, valid DNS data that some supported
 // PowerDNS version refuses or would alter, since it could never be read back
-// equal and would be rewritten on every reconcile:
+// equal and would be rewritten on every reconcile. Each rule is held by a
+// test to what PowerDNS 4.7, 4.9 and 5.1, with gsqlite3 and LMDB, do with
+// the data:
 //
-//   - owner names with characters other than letters, digits, '-', '_' and
-//     '/' ("*" as a whole first label is a wildcard): the API refuses them;
-//   - names inside contents with any other character either: 5.1 unescapes
-//     contents before parsing them, so "a\.b" would become two labels and
-//     "a\032b" two words;
+//   - zone names (CanonicalZone) and owner names with characters other than
+//     letters, digits, '-', '_' and '/' ("*" as a whole first label of an
+//     owner is a wildcard): the API refuses them;
+//   - names inside contents holding a blank, '"', '(', ')', ';', '.' or
+//     '\' in a label: 5.1 unescapes contents before parsing them, so
+//     "a\.b" would become two labels and "a\032b" two words, and it refuses
+//     the others. Any other character is kept, so an SOA or RP mailbox may
+//     hold '@' (testmaster@example.net.);
+//   - NS, MX and SRV targets that are not host names (letters, digits and
+//     '-' inside labels; "." for a null MX or SRV): PowerDNS refuses them;
 //   - '"' and '\' inside character-strings (TXT, SPF, HINFO, NAPTR, CAA,
 //     URI), for the same reason: 5.1 refuses the first and drops the second
 //     (so NAPTR regexps with back-references cannot be written);
 //   - SvcParamKeys after ipv6hint (dohpath, ohttp, keyNNNNN...), which 4.x
 //     and 5.1 print differently, escapes in SvcParam values, and ALPN
-//     identifiers holding '(', ')' or ';', which PowerDNS refuses there.
+//     identifiers holding '(', ')' or ';', which PowerDNS refuses there;
+//   - TYPEnnn of types 5.1 names and parses and 4.x does not (HHIT, BRID,
+//     RESINFO, WALLET).
+//
+// New refuses with ReasonTooLarge a TXT, SPF or RFC 3597 RRset that no DNS
+// response can carry whole (a single record: 65,496 octets of data and
+// owner name), which PowerDNS stores but cannot serve (and which crashes
+// 4.9 with LMDB). Control characters, ASCII or C1 (U+0080 to U+009F), are
+// refused where a name or an unquoted word holds them literally.
+//
+// CheckVersion refuses what New accepts but one version refuses: RFC 3597
+// data of length 0 ("\# 0") before 5.1.
 //
 // Octets outside printable ASCII in text (UTF-8 included) are written as
 // \DDD. 4.x and 5.1.5 store them; 5.1 releases before 5.1.5 may refuse
 // escapes above \127 (PowerDNS issue 17875).
 //
-// Types New does not model (LOC, LUA, OPENPGPKEY, ...) are refused with
-// ReasonUnsupportedType. NewLive, for data read from a server, accepts them
+// Named types New does not model (LOC, LUA, OPENPGPKEY, ...) are refused
+// with ReasonUnsupportedType. NewLive, for data read from a server, accepts them
 // and any content it cannot parse, kept as given, so that a Set of live data
 // still knows which keys are taken.
 //

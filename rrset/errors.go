@@ -57,6 +57,12 @@ const (
 	// ReasonApexOnly: a type PowerDNS accepts only at the zone apex (SOA,
 	// DNSKEY) below it.
 	ReasonApexOnly Reason = "ApexOnly"
+	// ReasonTooLarge: an RRset of text (TXT, SPF) or RFC 3597 data that no
+	// DNS response can carry whole: its owner name, record headers and
+	// data take more than the 65,535 octets of a DNS message over TCP, less
+	// header, question and EDNS record (65,496 octets for a single record
+	// and its owner name).
+	ReasonTooLarge Reason = "TooLarge"
 	// ReasonUnsupported: valid DNS data that PowerDNS refuses, or that one
 	// of the supported PowerDNS versions (4.7, 4.9, 5.1) would store
 	// altered, so that it could never be read back equal. See the package
@@ -200,6 +206,8 @@ func describe(r Reason) string {
 		return "invalid name in content"
 	case ReasonApexOnly:
 		return "only allowed at the zone apex"
+	case ReasonTooLarge:
+		return "larger than a DNS response can carry"
 	case ReasonUnsupported:
 		return "not storable unchanged by PowerDNS"
 	default:

@@ -77,6 +77,13 @@ var roundTrips = []roundTrip{
 	{name: "bücher-2", typ: "A", contents: []string{"192.0.2.5"}},
 	{name: "a/b", typ: "A", contents: []string{"192.0.2.6"}},
 	{name: `\101scaped`, typ: "A", contents: []string{"192.0.2.7"}},
+	{name: "cname-specials", typ: "CNAME", contents: []string{"a@b!$%&'+,:<=>?[]^`{|}~*.example.net"}},
+	{name: "cname-octets", typ: "CNAME", contents: []string{`a\009\127\195b.example.net`}},
+	{name: "ptr-underscore-slash", typ: "PTR", contents: []string{"_a/b.example.net"}},
+	{name: "rp-at", typ: "RP", contents: []string{"admin@example.net. txt.example.net."}},
+	{name: "mx-hosts", typ: "MX", contents: []string{"10 1.example.net", "20 a--b.example.net"}},
+	{name: "generic", typ: "type65420", contents: []string{`\# 2 4142`, `\# 3 00 FF 01`}},
+	{name: "generic-private", typ: "TYPE65534", contents: []string{`\# 1 00`}},
 }
 
 // TestIntegrationRoundTrip writes every content form New produces to each
@@ -163,6 +170,20 @@ var unsupported = []struct {
 	{name: "naptr-backreference", typ: "NAPTR", content: `100 10 "u" "E2U+sip" "!^(.*)$!sip:\\1@example.net!" .`, failsOn: "5.1"},
 	{name: "svcb-dohpath", typ: "SVCB", content: `1 dns.example.net. alpn=h2 dohpath="/dns-query{?dns}"`, failsOn: "4.x"},
 	{name: "svcb-key7", typ: "SVCB", content: `1 dns.example.net. alpn=h2 key7="/dns-query{?dns}"`, failsOn: "5.1"},
+	{name: "svcb-alpn-semicolon", typ: "SVCB", content: `1 dns.example.net. alpn="h2;x"`, failsOn: "all"},
+	{name: "svcb-alpn-paren", typ: "SVCB", content: `1 dns.example.net. alpn="h2(x)"`, failsOn: "all"},
+	{name: "svcb-escaped-alpn", typ: "SVCB", content: `1 dns.example.net. alpn=h2\,h3`, failsOn: "all"},
+	{name: "cname-close-paren", typ: "CNAME", content: `a)b.example.net.`, failsOn: "5.1"},
+	{name: "cname-semicolon", typ: "CNAME", content: `a;b.example.net.`, failsOn: "5.1"},
+	{name: "cname-backslash", typ: "CNAME", content: `a\\b.example.net.`, failsOn: "5.1"},
+	{name: "@", typ: "SOA", content: `ns1.example.net. a\032b.example.net. 1 10800 3600 604800 3600`, failsOn: "5.1"},
+	{name: "mx-underscore", typ: "MX", content: "10 _mail.example.net.", failsOn: "all"},
+	{name: "mx-star", typ: "MX", content: "10 *.example.net.", failsOn: "all"},
+	{name: "mx-leading-hyphen", typ: "MX", content: "10 -a.example.net.", failsOn: "all"},
+	{name: "srv-trailing-hyphen", typ: "SRV", content: "1 2 3 a-.example.net.", failsOn: "all"},
+	{name: "srv-slash", typ: "SRV", content: "1 2 3 a/b.example.net.", failsOn: "all"},
+	{name: "ns-underscore", typ: "NS", content: "_ns.example.net.", failsOn: "all"},
+	{name: "ns-root", typ: "NS", content: ".", failsOn: "all"},
 }
 
 func TestIntegrationUnsupported(t *testing.T) {

@@ -19,6 +19,13 @@ const (
 // lower case, with a trailing dot ("Example.COM" -> "example.com."). A zone
 // is always absolute, with or without its trailing dot. The root zone is ".".
 // It is idempotent.
+//
+// It refuses, with a *NameError, a zone that is not a valid name, and, with
+// ReasonUnsupported, a valid name that PowerDNS's API cannot hold as a
+// zone: one with characters other than letters, digits, '-', '_' and '/'
+// (PowerDNS 4.7 to 5.1 refuse to create such a zone and refuse every RRset
+// name inside one, "Name '…' contains unsupported characters"). RFC 2317
+// classless reverse zones such as "0/26.2.0.192.in-addr.arpa" pass.
 func CanonicalZone(zone string) (string, error) {
 	z, err := parseZone(zone)
 	if err != nil {
@@ -121,6 +128,10 @@ func parseZone(zone string) (zoneName, error) {
 		return zoneName{}, &NameError{Name: zone, Reason: ReasonNameTooLong, Detail: strconv.Itoa(wire) + " octets"}
 	}
 	b = append(b, '.')
+	if !portableZone(b) {
+		return zoneName{}, &NameError{Name: zone, Reason: ReasonUnsupported,
+			Detail: "PowerDNS's API holds no zone whose name has characters other than letters, digits, '-', '_' and '/'"}
+	}
 	text := zone
 	if string(b) != zone {
 		text = string(b)
@@ -272,6 +283,8 @@ func appendName(dst []byte, s string) (out []byte, abs bool, wire int, p *namePr
 				i += width
 			case c <= ' ' || c == 0x7f:
 				return dst, false, 0, &nameProblem{reason: ReasonInvalidCharacter, detail: strconv.QuoteRune(rune(c)) + " at offset " + strconv.Itoa(i)}
+			case isC1(s, i):
+				return dst, false, 0, &nameProblem{reason: ReasonInvalidCharacter, detail: strconv.QuoteRune(rune(s[i+1])) + " at offset " + strconv.Itoa(i)}
 			default:
 				if c >= utf8.RuneSelf {
 					unicode = true
@@ -474,18 +487,77 @@ func appendLabel(dst, label []byte) []byte {
 	return dst
 }
 
+// isC1 reports whether s holds, at i, a C1 control character (U+0080 to
+// U+009F) in UTF-8: a control character like the ASCII ones, refused
+// wherever they are. Written as \DDD escapes, the same octets are data.
+func isC1(s string, i int) bool {
+	return s[i] == 0xc2 && i+1 < len(s) && s[i+1] >= 0x80 && s[i+1] <= 0x9f
+}
+
+// portableZone reports whether PowerDNS's API can hold a zone of this
+// canonical name (apiCheckNameAllowedCharacters, applied when a zone is
+// created and to every RRset name written into it).
+func portableZone[T ~string | ~[]byte](c T) bool {
+	for i := 0; i < len(c); i++ {
+		if ch := c[i]; ch != '.' && (ch == '*' || !isPlainNameByte(ch)) {
+			return false
+		}
+	}
+	return true
+}
+
 // portableName reports whether PowerDNS accepts a canonical name as an
-// owner name, and stores it unchanged inside a content on every supported
-// version. The API allows only letters, digits, '-', '_' and '/' in owner
-// names, with "*" as a whole first label; 5.1 also unescapes contents
-// before parsing them, which turns "a\.b" into two labels.
+// owner name. The API allows only letters, digits, '-', '_' and '/' in
+// owner names, with "*" as a whole first label.
 func portableName(c string) bool {
 	if c == "." {
 		return true
 	}
-	c = strings.TrimPrefix(c, "*.")
+	return portableZone(strings.TrimPrefix(c, "*."))
+}
+
+// portableTarget reports whether every supported PowerDNS version stores a
+// canonical name inside a content (a CNAME, PTR, SOA, RP, NAPTR or SVCB
+// target) unchanged. Measured byte by byte on 4.7, 4.9 and 5.1: 4.x keep
+// every name; 5.1 unescapes contents before it parses them, so it refuses
+// or alters a label holding a blank, '"', '(', ')', ';', '.' or '\'. Any
+// other octet, printed as is or as \DDD, is kept by all three, '@' too (an
+// SOA mailbox such as testmaster@example.net.).
+func portableTarget(c string) bool {
 	for i := 0; i < len(c); i++ {
-		if ch := c[i]; ch != '.' && (ch == '*' || !isPlainNameByte(ch)) {
+		switch c[i] {
+		case '"', '(', ')', ';':
+			return false
+		case '\\':
+			// Canonical text escapes '.' and '\' as \X and every octet
+			// outside printable ASCII as \DDD.
+			if i+3 >= len(c) || !isDigit(c[i+1]) || c[i+1:i+4] == "032" {
+				return false
+			}
+			i += 3
+		}
+	}
+	return true
+}
+
+// isHostname reports whether a canonical name is a host name as PowerDNS
+// requires of NS, MX and SRV targets (DNSName::isHostname, RFC 1123): one
+// label or more of letters, digits and '-', neither first nor last.
+func isHostname(c string) bool {
+	if c == "." {
+		return false
+	}
+	start := 0
+	for i := 0; i < len(c); i++ {
+		ch := c[i]
+		if ch == '.' {
+			if i == start || c[start] == '-' || c[i-1] == '-' {
+				return false
+			}
+			start = i + 1
+			continue
+		}
+		if !isDigit(ch) && (ch < 'a' || ch > 'z') && ch != '-' {
 			return false
 		}
 	}

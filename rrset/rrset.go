@@ -78,8 +78,9 @@ func (r RRset) line(content string) string {
 // New refuses, with a *NameError for the owner name or a *RecordError
 // naming the record and the reason: an unknown or unsupported type, no
 // contents, an empty content, a content that does not parse for its type,
-// and data PowerDNS cannot store unchanged on every supported version
-// (ReasonUnsupported; see the package documentation). Invalid data never
+// data PowerDNS cannot store unchanged on every supported version
+// (ReasonUnsupported; see the package documentation), and text or RFC 3597
+// data no DNS response can carry (ReasonTooLarge). Invalid data never
 // reaches the server.
 func New(zone, name, typ string, ttl uint32, contents ...string) (RRset, error) {
 	return build(zone, name, typ, ttl, contents, true)
@@ -153,7 +154,13 @@ func build(zone, name, typ string, ttl uint32, contents []string, strict bool) (
 			records[i] = string(b)
 		}
 	}
-	return RRset{Name: owner, Type: t, TTL: ttl, Records: sortRecords(records)}, nil
+	records = sortRecords(records)
+	if strict && supported {
+		if p := checkSize(info.kind, owner, records); p != nil {
+			return RRset{}, &RecordError{Name: owner, Type: t, Reason: p.reason, Detail: p.detail}
+		}
+	}
+	return RRset{Name: owner, Type: t, TTL: ttl, Records: records}, nil
 }
 
 // sortRecords sorts records and drops duplicates, in place.

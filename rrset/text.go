@@ -91,7 +91,7 @@ func nextString(s string, i int, buf []byte) ([]byte, int, *contentProblem) {
 			// Zone-file syntax characters; PowerDNS 5.1 refuses them
 			// unquoted, and in a zone file they would end the data.
 			return nil, 0, invalid("'" + string(rune(c)) + "' outside quotes")
-		case c < ' ' || c == 0x7f:
+		case c < ' ' || c == 0x7f || isC1(s, i):
 			return nil, 0, invalid("control character outside quotes")
 		}
 		data = append(data, c)

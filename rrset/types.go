@@ -32,7 +32,7 @@ var supportedTypes = map[string]typeInfo{
 	"HTTPS":   {kind: kindSVCB},
 	"MX":      {kind: kindMX},
 	"NAPTR":   {kind: kindNAPTR},
-	"NS":      {kind: kindTarget},
+	"NS":      {kind: kindNS},
 	"PTR":     {kind: kindTarget},
 	"RP":      {kind: kindRP},
 	"SMIMEA":  {kind: kindTLSA},
@@ -70,6 +70,8 @@ const (
 	kindURI
 	kindHINFO
 	kindRP
+	kindNS
+	kindGeneric
 )
 
 // canon appends the canonical form of one trimmed, non-empty content of k.
@@ -109,11 +111,17 @@ func (c *canonCtx) canon(k kind, dst []byte, s string) ([]byte, *contentProblem)
 		return canonHINFO(c, dst, s)
 	case kindRP:
 		return canonRP(c, dst, s)
+	case kindNS:
+		return canonNS(c, dst, s)
+	case kindGeneric:
+		return canonGeneric(c, dst, s)
 	}
 	return nil, invalid("no canonical form for this type")
 }
 
-// SupportedTypes returns the type mnemonics New accepts, sorted.
+// SupportedTypes returns the type mnemonics New accepts, sorted. New also
+// accepts TYPEnnn, with RFC 3597 data, for every type PowerDNS has no name
+// for (see the package documentation).
 func SupportedTypes() []string {
 	out := make([]string, 0, len(supportedTypes))
 	for t := range supportedTypes {
@@ -154,6 +162,9 @@ func lookupType(typ string) (t string, info typeInfo, supported, known bool) {
 	if info, ok := supportedTypes[up]; ok {
 		return up, info, true, true
 	}
+	if g, ok := genericType(up); ok {
+		return g, typeInfo{kind: kindGeneric}, true, true
+	}
 	t, known = otherType(up)
 	if !known {
 		t = typ
@@ -165,7 +176,9 @@ func lookupType(typ string) (t string, info typeInfo, supported, known bool) {
 }
 
 // otherType recognises the mnemonics of types the package does not write,
-// and TYPEnnn; up is upper case.
+// and TYPEnnn; up is upper case. TYPEnnn becomes the name PowerDNS prints
+// for it, never one only miekg/dns knows: PowerDNS prints type 3 as TYPE3,
+// not MD.
 func otherType(up string) (string, bool) {
 	if up == "LUA" {
 		return up, true
@@ -175,7 +188,7 @@ func otherType(up string) (string, bool) {
 		if err != nil {
 			return up, false
 		}
-		if name, ok := dns.TypeToString[uint16(v)]; ok && name != "Reserved" {
+		if name, ok := pdnsTypeNames[uint16(v)]; ok {
 			return name, true
 		}
 		return "TYPE" + strconv.FormatUint(v, 10), true

@@ -2,15 +2,19 @@ package faultproxy
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"sort"
 	"strconv"
+	"strings"
 )
 
 // Fault is what the proxy does to a request instead of passing it on. Make
-// one with Status, Reset, Hang, Truncate, Pad or Redirect.
+// one with Status, Reset, Hang, Truncate, Pad, Trail, Flood, Echo or
+// Redirect.
 type Fault struct {
 	kind    kind
 	forward bool
@@ -31,6 +35,9 @@ const (
 	kindTruncate
 	kindPad
 	kindRedirect
+	kindTrail
+	kindFlood
+	kindEcho
 )
 
 // Status answers code with body, of contentType when not "", without asking
@@ -56,6 +63,24 @@ func Truncate(keep int) Fault { return Fault{kind: kindTruncate, forward: true, 
 // Pad passes the request on, then sends the server's answer with n bytes of
 // white space before its body: a valid JSON document, larger than any bound.
 func Pad(n int) Fault { return Fault{kind: kindPad, forward: true, n: n} }
+
+// Trail passes the request on, then sends the server's answer, whatever
+// its status, with n bytes of white space after its body: a JSON answer
+// stays valid JSON, larger than any bound, its meaning at its start. For
+// an answer with a body (not a 204).
+func Trail(n int) Fault { return Fault{kind: kindTrail, forward: true, n: n} }
+
+// Flood answers code with prefix followed by n bytes of filler ('x'),
+// written as they go, without asking the server: a body of any size that
+// costs the proxy no memory.
+func Flood(code int, contentType string, prefix []byte, n int) Fault {
+	return Fault{kind: kindFlood, status: code, contentType: contentType, body: prefix, n: n}
+}
+
+// Echo answers code with a JSON refusal that quotes the request line and
+// every request header, API key included, as a misconfigured proxy might,
+// without asking the server.
+func Echo(code int) Fault { return Fault{kind: kindEcho, status: code} }
 
 // Redirect answers code (a 3xx) with a Location of base followed by the
 // request's path and query, without asking the server.
@@ -87,6 +112,12 @@ func (f Fault) String() string {
 		return fmt.Sprintf("pad with %d bytes", f.n)
 	case kindRedirect:
 		return fmt.Sprintf("redirect %d to %s", f.status, f.location)
+	case kindTrail:
+		return fmt.Sprintf("trail with %d bytes", f.n)
+	case kindFlood:
+		return fmt.Sprintf("status %d with %d bytes", f.status, len(f.body)+f.n)
+	case kindEcho:
+		return fmt.Sprintf("status %d echoing the request", f.status)
 	default:
 		return "none"
 	}
@@ -129,7 +160,87 @@ func (f Fault) serve(p *Proxy, w http.ResponseWriter, r *http.Request, body []by
 	case kindRedirect:
 		w.Header().Set("Location", f.location+r.URL.RequestURI())
 		w.WriteHeader(f.status)
+	case kindTrail:
+		trail(w, up, f.n)
+	case kindFlood:
+		flood(w, f)
+	case kindEcho:
+		echo(w, r, f.status)
 	}
+}
+
+// blanks is white space to write from; never written to.
+var blanks = func() []byte {
+	b := make([]byte, 32<<10)
+	for i := range b {
+		b[i] = ' '
+	}
+	return b
+}()
+
+// filler is the filler Flood writes; never written to.
+var filler = func() []byte {
+	b := make([]byte, 32<<10)
+	for i := range b {
+		b[i] = 'x'
+	}
+	return b
+}()
+
+// writeRepeated writes n bytes of chunk's kind; it stops when the client
+// stops reading.
+func writeRepeated(w io.Writer, chunk []byte, n int) {
+	for left := n; left > 0; {
+		c := chunk[:min(left, len(chunk))]
+		if _, err := w.Write(c); err != nil {
+			return
+		}
+		left -= len(c)
+	}
+}
+
+func trail(w http.ResponseWriter, up *upstreamAnswer, n int) {
+	conn, buf, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		return
+	}
+	defer conn.Close()
+	writeHead(buf, up, len(up.body)+n)
+	if _, err := buf.Write(up.body); err != nil {
+		return
+	}
+	writeRepeated(buf, blanks, n)
+	_ = buf.Flush()
+}
+
+func flood(w http.ResponseWriter, f Fault) {
+	if f.contentType != "" {
+		w.Header().Set("Content-Type", f.contentType)
+	}
+	w.Header().Set("Content-Length", strconv.Itoa(len(f.body)+f.n))
+	w.WriteHeader(f.status)
+	if _, err := w.Write(f.body); err != nil {
+		return
+	}
+	writeRepeated(w, filler, f.n)
+}
+
+func echo(w http.ResponseWriter, r *http.Request, status int) {
+	var b strings.Builder
+	b.WriteString(r.Method + " " + r.URL.RequestURI() + " refused;")
+	names := make([]string, 0, len(r.Header))
+	for name := range r.Header {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		b.WriteString(" " + name + ": " + strings.Join(r.Header[name], ", ") + ";")
+	}
+	body, _ := json.Marshal(map[string]string{"error": b.String()})
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
 }
 
 // reset closes the request's connection with a TCP reset.
@@ -172,17 +283,7 @@ func pad(w http.ResponseWriter, up *upstreamAnswer, n int) {
 	}
 	defer conn.Close()
 	writeHead(buf, up, n+len(up.body))
-	spaces := make([]byte, 32<<10)
-	for i := range spaces {
-		spaces[i] = ' '
-	}
-	for left := n; left > 0; {
-		chunk := spaces[:min(left, len(spaces))]
-		if _, err := buf.Write(chunk); err != nil {
-			return // the client stopped reading
-		}
-		left -= len(chunk)
-	}
+	writeRepeated(buf, blanks, n)
 	_, _ = buf.Write(up.body)
 	_ = buf.Flush()
 }

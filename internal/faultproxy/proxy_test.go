@@ -226,3 +226,54 @@ func TestBadTarget(t *testing.T) {
 	_, err := faultproxy.Start("ftp://x")
 	require.Error(t, err)
 }
+
+func TestTrail(t *testing.T) {
+	up, hits := upstream(t)
+	p := start(t, up.URL)
+	p.Inject(faultproxy.Rule{Fault: faultproxy.Trail(1 << 20)})
+	resp, body, err := get(t, http.DefaultClient, p.URL+zonePath)
+	require.NoError(t, err)
+	assert.Equal(t, int32(1), hits.Load(), "the server got the request")
+	assert.Equal(t, int64(len(body)), resp.ContentLength)
+	assert.Greater(t, len(body), 1<<20)
+	assert.True(t, strings.HasPrefix(body, `{"method":"GET"`), "the server's answer comes first")
+	assert.JSONEq(t, `{"method":"GET","path":"`+zonePath+`"}`, body)
+	assert.Equal(t, "trail with 1048576 bytes", p.Requests()[0].Fault)
+}
+
+func TestFlood(t *testing.T) {
+	up, hits := upstream(t)
+	p := start(t, up.URL)
+	p.Inject(faultproxy.Rule{Fault: faultproxy.Flood(http.StatusInternalServerError, "text/html", []byte("<html>"), 3<<20)})
+	resp, body, err := get(t, http.DefaultClient, p.URL+zonePath)
+	require.NoError(t, err)
+	assert.Zero(t, hits.Load(), "a Flood does not ask the server")
+	assert.Equal(t, http.StatusInternalServerError, resp.StatusCode)
+	assert.Equal(t, int64(6+3<<20), resp.ContentLength)
+	assert.Len(t, body, 6+3<<20)
+	assert.Equal(t, "<html>xxx", body[:9])
+
+	// A client that stops reading does not keep the proxy writing.
+	resp2, err := http.Get(p.URL + zonePath)
+	require.NoError(t, err)
+	_, _ = io.CopyN(io.Discard, resp2.Body, 1024)
+	require.NoError(t, resp2.Body.Close())
+}
+
+func TestEcho(t *testing.T) {
+	up, hits := upstream(t)
+	p := start(t, up.URL)
+	p.Inject(faultproxy.Rule{Fault: faultproxy.Echo(http.StatusUnauthorized)})
+	req, err := http.NewRequest(http.MethodPatch, p.URL+zonePath+"?x=1", strings.NewReader("{}"))
+	require.NoError(t, err)
+	req.Header.Set("X-API-Key", "k3y")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	assert.Zero(t, hits.Load())
+	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+	assert.Contains(t, string(body), `PATCH `+zonePath+`?x=1 refused;`)
+	assert.Contains(t, string(body), `X-Api-Key: k3y;`)
+}

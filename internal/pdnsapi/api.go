@@ -3,6 +3,7 @@ package pdnsapi
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	powerdns "github.com/joeig/go-powerdns/v3"
@@ -11,22 +12,56 @@ import (
 // The calls the Reconciler makes, each addressed by the zone's id (ZoneID),
 // never its name, and each returning the library's errors (Call): a
 // *pdnserrors.APIError with every problem PowerDNS reported, or the
-// transport's error.
+// transport's error. A zone no request can address is a *ZoneError, and a
+// metadata kind that is not one path segment of letters, digits, '-' and
+// '_' an ErrInvalidMetadataKind; neither makes a request.
+//
+// go-powerdns joins the id into the path with path.Join, appending a dot
+// when it lacks one, and sets url.URL.Path: an id from ZoneID holds no byte
+// that either changes.
+
+// ErrInvalidMetadataKind is the error of a metadata kind that cannot be
+// put into a request path as it is.
+var ErrInvalidMetadataKind = errors.New("invalid powerdns metadata kind")
+
+// metadataKind checks kind: PowerDNS's kinds (SOA-EDIT-API, X-…) are
+// letters, digits and '-'; anything else would be escaped or cleaned in
+// the path and address another kind, or none.
+func metadataKind(kind string) (powerdns.MetadataKind, error) {
+	if kind == "" || len(kind) > 255 {
+		return "", fmt.Errorf("%w %q", ErrInvalidMetadataKind, kind)
+	}
+	for i := 0; i < len(kind); i++ {
+		c := kind[i]
+		if !('a' <= c && c <= 'z') && !('A' <= c && c <= 'Z') && !('0' <= c && c <= '9') && c != '-' && c != '_' {
+			return "", fmt.Errorf("%w %q: only letters, digits, '-' and '_'", ErrInvalidMetadataKind, kind)
+		}
+	}
+	return powerdns.MetadataKind(kind), nil
+}
 
 // PatchZone sends one PATCH of rrsets to zone: PowerDNS applies it in one
 // transaction.
 func (c *Client) PatchZone(ctx context.Context, zone string, rrsets []powerdns.RRset) error {
+	id, err := zoneID(zone)
+	if err != nil {
+		return err
+	}
 	return Call(ctx, func(ctx context.Context) error {
-		return c.Records.Patch(ctx, ZoneID(zone), &powerdns.RRsets{Sets: rrsets})
+		return c.Records.Patch(ctx, id, &powerdns.RRsets{Sets: rrsets})
 	})
 }
 
 // ListMetadata reads every metadata kind of zone.
 func (c *Client) ListMetadata(ctx context.Context, zone string) ([]powerdns.Metadata, error) {
+	id, err := zoneID(zone)
+	if err != nil {
+		return nil, err
+	}
 	var md []powerdns.Metadata
-	err := Call(ctx, func(ctx context.Context) error {
+	err = Call(ctx, func(ctx context.Context) error {
 		var err error
-		md, err = c.Metadata.List(ctx, ZoneID(zone))
+		md, err = c.Metadata.List(ctx, id)
 		return err
 	})
 	return md, err
@@ -35,16 +70,48 @@ func (c *Client) ListMetadata(ctx context.Context, zone string) ([]powerdns.Meta
 // AddMetadata appends values to kind (POST): a kind that did not exist is
 // created with all of them at once.
 func (c *Client) AddMetadata(ctx context.Context, zone, kind string, values []string) error {
+	id, err := zoneID(zone)
+	if err != nil {
+		return err
+	}
+	k, err := metadataKind(kind)
+	if err != nil {
+		return err
+	}
 	return Call(ctx, func(ctx context.Context) error {
-		_, err := c.Metadata.Create(ctx, ZoneID(zone), powerdns.MetadataKind(kind), values)
+		_, err := c.Metadata.Create(ctx, id, k, values)
+		return err
+	})
+}
+
+// SetMetadata replaces the values of kind (PUT), creating it when absent.
+func (c *Client) SetMetadata(ctx context.Context, zone, kind string, values []string) error {
+	id, err := zoneID(zone)
+	if err != nil {
+		return err
+	}
+	k, err := metadataKind(kind)
+	if err != nil {
+		return err
+	}
+	return Call(ctx, func(ctx context.Context) error {
+		_, err := c.Metadata.Set(ctx, id, k, values)
 		return err
 	})
 }
 
 // DeleteMetadata removes kind and all its values.
 func (c *Client) DeleteMetadata(ctx context.Context, zone, kind string) error {
+	id, err := zoneID(zone)
+	if err != nil {
+		return err
+	}
+	k, err := metadataKind(kind)
+	if err != nil {
+		return err
+	}
 	return Call(ctx, func(ctx context.Context) error {
-		return c.Metadata.Delete(ctx, ZoneID(zone), powerdns.MetadataKind(kind))
+		return c.Metadata.Delete(ctx, id, k)
 	})
 }
 
@@ -77,8 +144,16 @@ func (c *Client) ConfigSetting(ctx context.Context, name string) (value string, 
 }
 
 // CreateZone creates a zone (POST /zones) from z, whose Name is the zone's
-// name; PowerDNS derives its id.
+// name; PowerDNS derives its id. A name no request could address later
+// is a *ZoneError, and no request is made.
 func (c *Client) CreateZone(ctx context.Context, z powerdns.Zone) error {
+	name := ""
+	if z.Name != nil {
+		name = *z.Name
+	}
+	if _, err := zoneID(name); err != nil {
+		return err
+	}
 	return Call(ctx, func(ctx context.Context) error {
 		_, err := c.Zones.Add(ctx, &z)
 		return err
@@ -87,8 +162,12 @@ func (c *Client) CreateZone(ctx context.Context, z powerdns.Zone) error {
 
 // DeleteZone deletes zone and everything in it.
 func (c *Client) DeleteZone(ctx context.Context, zone string) error {
+	id, err := zoneID(zone)
+	if err != nil {
+		return err
+	}
 	return Call(ctx, func(ctx context.Context) error {
-		return c.Zones.Delete(ctx, ZoneID(zone))
+		return c.Zones.Delete(ctx, id)
 	})
 }
 

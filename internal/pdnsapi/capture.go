@@ -17,6 +17,8 @@ type Capture struct {
 	ok     bool
 	status int
 	body   []byte
+	// truncated: the body held more than was kept, or broke off.
+	truncated bool
 }
 
 type captureKey struct{}
@@ -35,13 +37,13 @@ func captureFrom(ctx context.Context) *Capture {
 
 // set records a non-2xx answer. Every round trip overwrites the last one,
 // so that after a redirect only the final answer counts.
-func (c *Capture) set(status int, body []byte) {
+func (c *Capture) set(status int, body []byte, truncated bool) {
 	if c == nil {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.ok, c.status, c.body = true, status, body
+	c.ok, c.status, c.body, c.truncated = true, status, body, truncated
 }
 
 // clear records a 2xx answer, or no answer.
@@ -51,49 +53,68 @@ func (c *Capture) clear() {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.ok, c.status, c.body = false, 0, nil
+	c.ok, c.status, c.body, c.truncated = false, 0, nil, false
 }
 
 // Response returns the status and body (at most pdnserrors.MaxBodySize
-// bytes) of the last answer when it was not a 2xx, and false otherwise.
+// bytes, the API key and password redacted) of the last answer when it was
+// not a 2xx, and false otherwise.
 func (c *Capture) Response() (statusCode int, body []byte, ok bool) {
+	status, body, _, ok := c.response()
+	return status, body, ok
+}
+
+func (c *Capture) response() (statusCode int, body []byte, truncated, ok bool) {
 	if c == nil {
-		return 0, nil, false
+		return 0, nil, false, false
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.status, c.body, c.ok
+	return c.status, c.body, c.truncated, c.ok
 }
 
 // APIError returns the classified last answer, or nil when it was a 2xx or
-// there was none.
+// there was none. Its Truncated is set when the body held more than was
+// kept.
 func (c *Capture) APIError() *pdnserrors.APIError {
-	status, body, ok := c.Response()
+	return c.apiError(nil)
+}
+
+func (c *Capture) apiError(cause error) *pdnserrors.APIError {
+	status, body, truncated, ok := c.response()
 	if !ok {
 		return nil
 	}
-	return pdnserrors.Parse(status, body)
+	e := pdnserrors.FromResponse(status, body, cause)
+	e.Truncated = e.Truncated || truncated
+	return e
 }
 
 // Err turns the error a call returned into the library's: a
 // *pdnserrors.APIError with every problem of the captured answer, which
-// keeps err reachable through errors.Is and errors.As. It returns err
-// unchanged when nothing was captured, and when err says the answer never
-// arrived whole or did not count: a transport error (*url.Error), a
-// cancelled or expired context. It returns nil for nil.
+// keeps err reachable through errors.Is and errors.As. A write answered
+// with a redirect (*RedirectError) becomes an APIError of that status,
+// whose one problem is pdnserrors.InvalidRequest: not retryable, and never
+// a success. Err returns err unchanged when nothing was captured, and when
+// err says the answer never arrived whole or did not count: a transport
+// error (*url.Error), a cancelled or expired context. It returns nil for
+// nil.
 func (c *Capture) Err(err error) error {
 	if err == nil {
 		return nil
 	}
-	status, body, ok := c.Response()
-	if !ok {
+	var redirect *RedirectError
+	if errors.As(err, &redirect) {
+		return pdnserrors.FromResponse(redirect.StatusCode, []byte(redirect.Error()), err)
+	}
+	if _, _, _, ok := c.response(); !ok {
 		return err
 	}
 	var urlErr *url.Error
 	if errors.As(err, &urlErr) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
-	return pdnserrors.FromResponse(status, body, err)
+	return c.apiError(err)
 }
 
 // Call runs fn with a context that captures its answer, and returns fn's

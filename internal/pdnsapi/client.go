@@ -7,12 +7,14 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	powerdns "github.com/joeig/go-powerdns/v3"
 
 	pdnserrors "github.com/pdnskit/reconcile/errors"
 	"github.com/pdnskit/reconcile/internal/zonejson"
+	"github.com/pdnskit/reconcile/rrset"
 )
 
 // DefaultServerID is the server id of every PowerDNS Authoritative
@@ -93,11 +95,28 @@ func New(serverURL, apiKey, serverID string, base *http.Client, opts ...Option) 
 	}
 	hc.Transport = newTransport(hc.Transport, u, apiKey, opts)
 
-	// go-powerdns sets the path of every request itself.
+	// go-powerdns sets the path of every request itself. User information
+	// stays with the Transport, which sends it to the server alone: in
+	// go-powerdns's exported BaseURL any printing of the client would show
+	// the password.
 	baseURL := *u
-	baseURL.Path, baseURL.RawPath = "", ""
+	baseURL.Path, baseURL.RawPath, baseURL.User = "", "", nil
 	return &Client{Client: powerdns.New(baseURL.String(), serverID, powerdns.WithHTTPClient(hc)), http: hc}, nil
 }
+
+// String describes the Client by its server, without credentials.
+func (c *Client) String() string {
+	if c == nil || c.Client == nil {
+		return "pdnsapi.Client{}"
+	}
+	return "pdnsapi.Client{server: " + c.BaseURL + ", server id: " + c.VHost + ", api key: " + redacted + "}"
+}
+
+// GoString is String, so that %#v prints no more.
+func (c *Client) GoString() string { return c.String() }
+
+// Format prints String for every verb.
+func (c *Client) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, c.String()) }
 
 // ZoneQuery narrows a read of a zone to what the caller needs.
 type ZoneQuery struct {
@@ -123,38 +142,105 @@ func (q ZoneQuery) values() url.Values {
 }
 
 // ZoneID is PowerDNS's id of a zone, which every request path must use
-// instead of its name: the name with each byte other than a letter, a
-// digit, '.' or '-' written as "=XX" (apiZoneNameToId in PowerDNS), so
-// that "0/26.2.0.192.in-addr.arpa." is "0=2F26.2.0.192.in-addr.arpa.".
-// The id holds no byte that a URL path escapes.
+// instead of its name (apiZoneNameToId in PowerDNS 4.7 to 5.1): the name as
+// PowerDNS prints it, absolute, with each byte other than an ASCII letter, a
+// digit, '.' or '-' written as "=XX" in upper-case hexadecimal, and the root
+// zone as "=2E". So "0/26.2.0.192.in-addr.arpa." is
+// "0=2F26.2.0.192.in-addr.arpa." and "_tcp.example." is "=5Ftcp.example.".
+// PowerDNS decodes an id back to a name and parses it, escapes included, so
+// the id of any spelling of a name addresses that name.
+//
+// An id holds only letters, digits, '.', '-' and '=': nothing a URL path
+// escapes, nothing that ends a path segment or starts a query, and nothing
+// path.Join cleans away, since an id is never "." or ".." (their dots are
+// written "=2E": such a name is no zone, and such an id addresses none).
 func ZoneID(zone string) string {
-	if zone == "" || zone[len(zone)-1] != '.' {
+	if !endsWithRoot(zone) {
 		zone += "."
 	}
 	var b strings.Builder
-	b.Grow(len(zone))
+	b.Grow(len(zone) + 8)
 	for i := 0; i < len(zone); i++ {
 		c := zone[i]
 		switch {
 		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '.', c == '-':
 			b.WriteByte(c)
 		default:
-			const hex = "0123456789ABCDEF"
-			b.WriteByte('=')
-			b.WriteByte(hex[c>>4])
-			b.WriteByte(hex[c&0xf])
+			writeHexEscape(&b, c)
 		}
 	}
-	if id := b.String(); id != "." {
-		return id
+	id := b.String()
+	if strings.Trim(id, ".") == "" {
+		// ".", "..", ...: path.Join would read them as directories.
+		b.Reset()
+		for range id {
+			writeHexEscape(&b, '.')
+		}
+		id = b.String()
 	}
-	return "=2E"
+	return id
+}
+
+func writeHexEscape(b *strings.Builder, c byte) {
+	const hex = "0123456789ABCDEF"
+	b.WriteByte('=')
+	b.WriteByte(hex[c>>4])
+	b.WriteByte(hex[c&0xf])
+}
+
+// endsWithRoot reports whether a name in presentation format ends with the
+// root's dot rather than with an escaped dot ("a\\." does, "a\." does not).
+func endsWithRoot(name string) bool {
+	if name == "" || name[len(name)-1] != '.' {
+		return false
+	}
+	n := 0
+	for i := len(name) - 2; i >= 0 && name[i] == '\\'; i-- {
+		n++
+	}
+	return n%2 == 0
+}
+
+// ErrRootZone is the error of a request for the root zone: go-powerdns
+// appends a dot to every zone id ("=2E" becomes "=2E.", which PowerDNS
+// reads as ".."), so no request through it can address the root zone.
+var ErrRootZone = errors.New("the root zone cannot be addressed through go-powerdns")
+
+// ZoneError reports a zone for which no request was made, because no
+// request can address it as the caller named it.
+type ZoneError struct {
+	// Zone is the zone as given.
+	Zone string
+	// Err says why: the *rrset.NameError of a name PowerDNS's API cannot
+	// hold as a zone (rrset.CanonicalZone), or ErrRootZone.
+	Err error
+}
+
+func (e *ZoneError) Error() string {
+	return "pdnsapi: zone " + strconv.Quote(e.Zone) + " cannot be addressed: " + e.Err.Error()
+}
+
+// Unwrap returns Err.
+func (e *ZoneError) Unwrap() error { return e.Err }
+
+// zoneID returns the id of zone for a request path, or a *ZoneError before
+// any request when the zone cannot be addressed.
+func zoneID(zone string) (string, error) {
+	canonical, err := rrset.CanonicalZone(zone)
+	if err != nil {
+		return "", &ZoneError{Zone: zone, Err: err}
+	}
+	if canonical == "." {
+		return "", &ZoneError{Zone: zone, Err: ErrRootZone}
+	}
+	return ZoneID(canonical), nil
 }
 
 // GetZone reads a zone (GET /servers/{id}/zones/{zone id}) and decodes its
 // RRsets, narrowed by q. A non-2xx answer is a *pdnserrors.APIError with
 // every problem PowerDNS reported; a transport failure is returned as the
-// HTTP client gave it.
+// HTTP client gave it; a zone no request can address is a *ZoneError, and
+// no request is made.
 func (c *Client) GetZone(ctx context.Context, zone string, q ZoneQuery) (zonejson.Zone, error) {
 	body, err := c.get(ctx, zone, q)
 	if err != nil {
@@ -169,27 +255,39 @@ func (c *Client) GetZone(ctx context.Context, zone string, q ZoneQuery) (zonejso
 
 // get reads the answer to GET /servers/{id}/zones/{zone id}, narrowed by q.
 func (c *Client) get(ctx context.Context, zone string, q ZoneQuery) ([]byte, error) {
+	id, err := zoneID(zone)
+	if err != nil {
+		return nil, err
+	}
 	u, err := url.Parse(c.BaseURL)
 	if err != nil {
 		return nil, err
 	}
-	u = u.JoinPath("api", "v1", "servers", c.VHost, "zones", ZoneID(zone))
+	u = u.JoinPath("api", "v1", "servers", c.VHost, "zones", id)
 	u.RawQuery = q.values().Encode()
+	// The Transport keeps a refusal, bounded and redacted, in the capture.
+	ctx, capture := WithCapture(ctx)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
 		return nil, err
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return nil, err
+		return nil, capture.Err(err)
 	}
 	defer resp.Body.Close()
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		if apiErr := capture.APIError(); apiErr != nil {
+			return nil, apiErr
+		}
+		// Not through a Transport of this package: read what is worth
+		// classifying, no more.
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, pdnserrors.MaxBodySize))
+		return nil, pdnserrors.Parse(resp.StatusCode, body)
+	}
 	body, err := readBody(resp)
 	if err != nil {
 		return nil, fmt.Errorf("read zone %s: %w", zone, err)
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, pdnserrors.Parse(resp.StatusCode, body)
 	}
 	return body, nil
 }
@@ -296,12 +394,14 @@ func checkAPIKey(key string) error {
 	return nil
 }
 
-// HasControl reports whether s holds an ASCII control character, which no
-// API key, server id or writer name may hold: it would end up in a header
-// or a URL.
+// HasControl reports whether s holds a control character, ASCII (below
+// U+0020, U+007F) or C1 (U+0080 to U+009F), which no API key, server id or
+// writer name may hold: it would end up in a header, a URL or a log line,
+// where a C1 character such as U+0085 (next line) breaks lines as '\n'
+// does.
 func HasControl(s string) bool {
 	for _, r := range s {
-		if r < 0x20 || r == 0x7f {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) {
 			return true
 		}
 	}

@@ -2,11 +2,13 @@ package pdnsapi
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	pdnserrors "github.com/pdnskit/reconcile/errors"
@@ -17,19 +19,30 @@ import (
 //
 //   - sends Accept: application/json, without which PowerDNS 4.x answers
 //     401, 404, 409 and 400 in plain text;
-//   - sets X-API-Key only when the request goes to the configured server
-//     (same scheme, host and port), and removes it otherwise, so that a
-//     redirect elsewhere never carries the key;
-//   - for a non-2xx answer, reads the body (at most pdnserrors.MaxBodySize
-//     bytes) into the Capture of the request's context, and hands the same
-//     bytes on to the caller, so go-powerdns still reads its "error" field.
+//   - sets X-API-Key, and the user and password of the server URL as basic
+//     authentication, only when the request goes to the configured server
+//     (same scheme, host and port), and removes the key otherwise, so that
+//     a redirect elsewhere never carries them;
+//   - for a non-2xx answer, reads at most pdnserrors.MaxBodySize bytes of
+//     the body, closes it (a longer body's connection is dropped, never
+//     read on), replaces every occurrence of the API key and the password
+//     with "[redacted]", keeps the result in the Capture of the request's
+//     context and hands the same bytes on to the caller, so go-powerdns
+//     still reads its "error" field and never more than those bytes;
+//   - fails a write (any method but GET and HEAD) answered with a redirect
+//     (301, 302, 303, 307, 308) with a *RedirectError, which net/http does
+//     not follow: it would send a 301, 302 or 303 on as a GET, whose 200
+//     would make a write that never happened look applied;
+//   - bounds a successful answer at WithMaxResponseBytes.
 //
 // The base RoundTripper does the actual work; it is never replaced. Build a
 // Transport with NewTransport.
 type Transport struct {
-	base    http.RoundTripper
-	server  string // canonical scheme://host[:port]
-	key     func() string
+	base   http.RoundTripper
+	server string // canonical scheme://host[:port]
+	key    func() string
+	// user returns the user information of the server URL, nil for none.
+	user    func() *url.Userinfo
 	observe func(method string, statusCode int)
 	// maxResponse bounds the bytes read of a successful answer.
 	maxResponse int64
@@ -45,6 +58,9 @@ const redacted = "[redacted]"
 // even an unexported one behind a pointer.
 func secret(key string) func() string { return func() string { return key } }
 
+// secretUser holds user information in a closure, as secret does the key.
+func secretUser(u *url.Userinfo) func() *url.Userinfo { return func() *url.Userinfo { return u } }
+
 // Option configures NewTransport and NewClient.
 type Option func(*options)
 
@@ -53,10 +69,15 @@ type options struct {
 	maxResponse int64
 }
 
-// DefaultMaxResponseBytes bounds how much of a successful answer is read:
-// far more than the largest zone (a 100,000-RRset zone reads as about 15
-// MB), far less than what would exhaust a controller's memory.
-const DefaultMaxResponseBytes = 512 << 20
+// DefaultMaxResponseBytes bounds how much of a successful answer is read.
+// Measured on 4.7, 4.9 and 5.1 (TestIntegrationLargeZoneRead): a zone of
+// 100,000 RRsets (A, AAAA, CNAME, TXT, MX) reads as 15.9 MiB, and decoding
+// it allocates 47 MiB; 100,000 owned names, each with an ownership comment
+// and an external-dns TXT registry record beside it (200,000 RRsets), read
+// as 51.4 MiB and allocate 131 MiB. 128 MiB reads that zone with room to
+// grow by half, and a plain zone of some 800,000 RRsets, while a server
+// that answers without end costs a controller 128 MiB, not 512.
+const DefaultMaxResponseBytes = 128 << 20
 
 // WithMaxResponseBytes bounds how much of a successful answer is read; a
 // larger answer fails with *ResponseTooLargeError. 0 or less means
@@ -103,6 +124,7 @@ func newTransport(base http.RoundTripper, u *url.URL, apiKey string, opts []Opti
 		base:        base,
 		server:      origin(u),
 		key:         secret(apiKey),
+		user:        secretUser(u.User),
 		observe:     o.observe,
 		maxResponse: o.maxResponse,
 	}
@@ -116,6 +138,10 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if origin(req.URL) == t.server {
 		if key := t.key(); key != "" {
 			out.Header.Set("X-API-Key", key)
+		}
+		if u := t.user(); u != nil && out.Header.Get("Authorization") == "" {
+			password, _ := u.Password()
+			out.SetBasicAuth(u.Username(), password)
 		}
 	} else {
 		out.Header.Del("X-API-Key")
@@ -135,22 +161,83 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		return resp, nil
 	}
-	body, readErr := io.ReadAll(io.LimitReader(resp.Body, pdnserrors.MaxBodySize))
-	capture.set(resp.StatusCode, body)
-	switch {
-	case readErr != nil:
-		_ = resp.Body.Close()
-		resp.Body = readCloser{io.MultiReader(bytes.NewReader(body), errReader{readErr}), nopClose}
-	case len(body) < pdnserrors.MaxBodySize:
-		_ = resp.Body.Close()
-		resp.Body = io.NopCloser(bytes.NewReader(body))
-	default:
-		// Larger than what is worth keeping: the caller still gets all of
-		// it, from the bytes read and then from the connection.
-		resp.Body = readCloser{io.MultiReader(bytes.NewReader(body), resp.Body), resp.Body.Close}
+
+	body, truncated, readErr := readErrorBody(resp.Body)
+	body = t.redact(body, truncated)
+	if len(body) > pdnserrors.MaxBodySize {
+		// "[redacted]" is longer than a short key it replaced.
+		body, truncated = body[:pdnserrors.MaxBodySize], true
 	}
+	if isWrite(req.Method) && isRedirect(resp.StatusCode) {
+		redirect := &RedirectError{Method: req.Method, StatusCode: resp.StatusCode,
+			Location: t.scrub(resp.Header.Get("Location"))}
+		capture.set(resp.StatusCode, []byte(redirect.Error()), false)
+		return nil, redirect
+	}
+	capture.set(resp.StatusCode, body, truncated)
+	if readErr != nil {
+		// The caller sees the body break off where it did.
+		resp.Body = readCloser{io.MultiReader(bytes.NewReader(body), errReader{readErr}), nopClose}
+	} else {
+		resp.Body = io.NopCloser(bytes.NewReader(body))
+	}
+	resp.ContentLength = int64(len(body))
 	return resp, nil
 }
+
+// readErrorBody reads what is worth keeping of a non-2xx body and closes
+// it: at most pdnserrors.MaxBodySize bytes, one more to tell whether there
+// was more (truncated), in which case net/http drops the connection rather
+// than read the rest. A body that broke off is truncated too.
+func readErrorBody(rc io.ReadCloser) (body []byte, truncated bool, err error) {
+	body, err = io.ReadAll(io.LimitReader(rc, pdnserrors.MaxBodySize+1))
+	_ = rc.Close()
+	if len(body) > pdnserrors.MaxBodySize {
+		return body[:pdnserrors.MaxBodySize], true, nil
+	}
+	return body, err != nil, err
+}
+
+// isWrite reports whether a request changes something on the server.
+func isWrite(method string) bool {
+	return method != http.MethodGet && method != http.MethodHead
+}
+
+// isRedirect reports whether net/http follows a status as a redirect.
+func isRedirect(status int) bool {
+	switch status {
+	case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther,
+		http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
+		return true
+	}
+	return false
+}
+
+// ErrWriteRedirected matches a *RedirectError with errors.Is.
+var ErrWriteRedirected = errors.New("powerdns answered a write with a redirect")
+
+// RedirectError is a write (PATCH, POST, PUT, DELETE) that the server
+// answered with a redirect. It is not followed: net/http would send a 301,
+// 302 or 303 on as a GET, and a 307 or 308 would send the write to wherever
+// the redirect points. The write is not known to have been applied.
+type RedirectError struct {
+	Method     string
+	StatusCode int
+	// Location is where the server pointed, without user information,
+	// query or API key.
+	Location string
+}
+
+func (e *RedirectError) Error() string {
+	msg := "powerdns answered " + e.Method + " with a redirect (" + strconv.Itoa(e.StatusCode) + " " + http.StatusText(e.StatusCode) + ")"
+	if e.Location != "" {
+		msg += " to " + e.Location
+	}
+	return msg + ": a write is never followed; point the server URL at PowerDNS itself"
+}
+
+// Is reports whether target is ErrWriteRedirected.
+func (e *RedirectError) Is(target error) bool { return target == ErrWriteRedirected }
 
 // CloseIdleConnections closes the idle connections of the base
 // RoundTripper, when it keeps any.

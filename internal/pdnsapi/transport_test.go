@@ -6,11 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -208,13 +211,56 @@ func TestCaptureBoundsBody(t *testing.T) {
 	all, err := io.ReadAll(resp.Body)
 	require.NoError(t, err)
 	require.NoError(t, resp.Body.Close())
-	assert.Equal(t, huge, string(all), "the caller still reads the whole body")
+	assert.Equal(t, huge[:pdnserrors.MaxBodySize], string(all), "the caller reads what was kept, no more")
+	assert.Equal(t, int64(pdnserrors.MaxBodySize), resp.ContentLength)
 
 	status, body, ok := capture.Response()
 	assert.True(t, ok)
 	assert.Equal(t, http.StatusInternalServerError, status)
 	assert.Len(t, body, pdnserrors.MaxBodySize)
 	assert.True(t, capture.APIError().Truncated)
+}
+
+// TestErrorBodyDropsConnection: a refusal longer than what is kept costs
+// its connection (the rest is never read); a short one leaves it for the
+// next request.
+func TestErrorBodyDropsConnection(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		size     int
+		newConns int
+	}{
+		{"short", 100, 1},
+		{"longer than kept", 8 << 20, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var conns atomic.Int32
+			srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				w.Header().Set("Content-Type", "text/plain")
+				w.Header().Set("Content-Length", strconv.Itoa(tc.size))
+				w.WriteHeader(http.StatusInternalServerError)
+				_, _ = w.Write(bytes.Repeat([]byte("x"), tc.size))
+			}))
+			srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+				if s == http.StateNew {
+					conns.Add(1)
+				}
+			}
+			srv.Start()
+			t.Cleanup(srv.Close)
+			c := newClient(t, srv.URL, &http.Client{Transport: &http.Transport{}})
+			for range 2 {
+				err := pdnsapi.Call(context.Background(), func(ctx context.Context) error {
+					_, err := c.Zones.Get(ctx, "example.com.")
+					return err
+				})
+				require.True(t, pdnserrors.IsServerError(err), "%v", err)
+				apiErr, _ := pdnserrors.AsAPIError(err)
+				assert.Equal(t, tc.size > pdnserrors.MaxBodySize, apiErr.Truncated)
+			}
+			assert.Equal(t, int32(tc.newConns), conns.Load(), "connections opened for two requests")
+		})
+	}
 }
 
 func TestCaptureCutBody(t *testing.T) {
@@ -399,6 +445,28 @@ func TestNewClientValidation(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, pdnsapi.DefaultServerID, c.VHost)
 	assert.Equal(t, "http://pdns", c.BaseURL)
+
+	c, err = pdnsapi.NewClient("http://user:s3cr3t-pw@pdns:8081/api/", testKey, "", nil)
+	require.NoError(t, err)
+	assert.Equal(t, "http://pdns:8081", c.BaseURL, "user information stays with the Transport")
+
+	for _, key := range []string{"k\u0085ey", "k\u009b[31mey", "key\u0080"} {
+		_, err = pdnsapi.NewClient("http://pdns", key, "", nil)
+		assert.ErrorIs(t, err, pdnsapi.ErrInvalidAPIKey, "C1 control in %q", key)
+	}
+}
+
+func TestHasControl(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want bool
+	}{
+		{"plain", false}, {"bücher ☃", false}, {"\u00a0nbsp", false}, {"\u00ff", false},
+		{"tab\t", true}, {"nl\n", true}, {"del\x7f", true}, {"\x00", true},
+		{"next line\u0085", true}, {"csi\u009b", true}, {"\u0080", true}, {"\u009f", true},
+	} {
+		assert.Equal(t, tc.want, pdnsapi.HasControl(tc.s), "%q", tc.s)
+	}
 }
 
 // TestAPIKeyNeverPrinted prints everything that holds or saw the key, every

@@ -152,7 +152,7 @@ func proxyCases() []proxyCase {
 		{"binary", "application/octet-stream", "\x00\xff\xfe\x01PK\x03\x04\x1b[31m"},
 		{"an empty body", "", ""},
 		{"JSON cut short", "application/json", `{"error": "RRset a.`},
-		{"1.1 MiB of garbage (over the 1 MiB read)", "application/json", `{"error": "` + strings.Repeat("\xf0garbage", 9<<14)},
+		{"1.1 MiB of garbage (over the 64 KiB read)", "application/json", `{"error": "` + strings.Repeat("\xf0garbage", 9<<14)},
 	} {
 		cases = append(cases, patchC(proxyCase{
 			name:  "PATCH answers 422 with " + b.name,

@@ -28,9 +28,10 @@ import (
 type Zone struct {
 	Name   string
 	RRsets []RRset
-	// SOAEditAPI is the zone's soa_edit_api: when set, PowerDNS rewrites
-	// the serial of any SOA written through the API.
-	SOAEditAPI string
+	// SOAEditAPI and SOAEdit are the zone's soa_edit_api and soa_edit:
+	// whether and how PowerDNS rewrites the serial of an SOA written
+	// through the API (rrset.SOASerialRewritten).
+	SOAEditAPI, SOAEdit string
 }
 
 // RRset is one RRset of a zone.
@@ -106,6 +107,8 @@ func Decode(data []byte) (Zone, error) {
 			return d.stringInto(&z.Name, "zone name")
 		case keyIs(key, "soa_edit_api"):
 			return d.stringInto(&z.SOAEditAPI, "zone soa_edit_api")
+		case keyIs(key, "soa_edit"):
+			return d.stringInto(&z.SOAEdit, "zone soa_edit")
 		case keyIs(key, "rrsets"):
 			// A served RRset takes some 200 bytes: size the slice once
 			// rather than grow it a dozen times on a large zone.

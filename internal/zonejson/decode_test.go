@@ -14,8 +14,10 @@ import (
 // mirror is what encoding/json decodes the same fields into: the reference
 // the decoder is held to.
 type mirror struct {
-	Name   string `json:"name"`
-	RRsets []struct {
+	Name       string `json:"name"`
+	SOAEditAPI string `json:"soa_edit_api"`
+	SOAEdit    string `json:"soa_edit"`
+	RRsets     []struct {
 		Name    string `json:"name"`
 		Type    string `json:"type"`
 		TTL     uint32 `json:"ttl"`
@@ -32,7 +34,7 @@ type mirror struct {
 }
 
 func (m mirror) zone() Zone {
-	z := Zone{Name: m.Name}
+	z := Zone{Name: m.Name, SOAEditAPI: m.SOAEditAPI, SOAEdit: m.SOAEdit}
 	for _, rr := range m.RRsets {
 		out := RRset{Name: rr.Name, Type: rr.Type, TTL: rr.TTL}
 		for _, r := range rr.Records {
@@ -85,7 +87,11 @@ func TestDecodeLikeEncodingJSON(t *testing.T) {
 			{"comments": [{"account": "pdnskit/reconcile", "content": "managed-by=external-dns", "modified_at": 1796027265}],
 			 "name": "www.example.com.", "records": [{"content": "192.0.2.1", "disabled": false, "modified_at": 1}], "ttl": 300, "type": "A"},
 			{"comments": [], "name": "example.com.", "records": [{"content": "a.misconfigured.dns.server.invalid. hostmaster.example.com. 1 10800 3600 604800 3600", "disabled": true}], "ttl": 3600, "type": "SOA"}
-			], "serial": 2026113001, "soa_edit": "", "url": "/api/v1/servers/localhost/zones/example.com."}`,
+			], "serial": 2026113001, "soa_edit": "", "soa_edit_api": "DEFAULT", "url": "/api/v1/servers/localhost/zones/example.com."}`,
+		"soa settings":             `{"soa_edit_api": "SOA-EDIT", "soa_edit": "INCEPTION-INCREMENT", "name": "x."}`,
+		"soa settings in any case": `{"SOA_EDIT_API": "EPOCH", "Soa_Edit": "NONE"}`,
+		"soa settings null":        `{"soa_edit_api": null, "soa_edit": null}`,
+		"soa settings wrong kind":  `{"soa_edit_api": 1}`,
 		"null":                     `null`,
 		"null with space":          " \n null \t",
 		"empty object":             `{}`,
@@ -137,6 +143,13 @@ func TestDecodeLikeEncodingJSON(t *testing.T) {
 	for name, data := range cases {
 		t.Run(name, func(t *testing.T) { sameAsEncodingJSON(t, []byte(data)) })
 	}
+}
+
+func TestDecodeSOASettings(t *testing.T) {
+	z, err := Decode([]byte(`{"name": "x.", "soa_edit": "EPOCH", "soa_edit_api": "SOA-EDIT", "rrsets": []}`))
+	require.NoError(t, err)
+	assert.Equal(t, "SOA-EDIT", z.SOAEditAPI)
+	assert.Equal(t, "EPOCH", z.SOAEdit)
 }
 
 func TestDecodeErrors(t *testing.T) {

@@ -1,0 +1,77 @@
+package rrset
+
+import (
+	"strconv"
+	"strings"
+)
+
+// VersionError reports an RRset that New accepts, and most supported
+// PowerDNS versions store unchanged, but that the version a caller talks to
+// refuses. CheckVersion returns it.
+type VersionError struct {
+	// Name and Type identify the RRset; Content is the refused content.
+	Name, Type, Content string
+	// Version is the server's version, as given to CheckVersion.
+	Version string
+	// Since is the first version that stores the content, e.g. "5.1".
+	Since string
+	// Detail says what that version does with it.
+	Detail string
+}
+
+func (e *VersionError) Error() string {
+	return "rrset: " + e.Name + " " + e.Type + " " + strconv.Quote(e.Content) + ": PowerDNS " + e.Version + " " + e.Detail +
+		"; PowerDNS " + e.Since + " and later store it"
+}
+
+// CheckVersion returns a *VersionError for the first content of rr that
+// the PowerDNS server of the given version (as the server reports it, e.g.
+// "4.9.18") refuses or would alter, and nil when that version stores rr
+// unchanged, or when version is not a version at all. rr is expected from
+// New. Measured on 4.7, 4.9 and 5.1:
+//
+//   - RFC 3597 data of length 0 ("\# 0"): 4.x refuses it, since it prints
+//     it as "\# 0 " (with a trailing blank) and compares; 5.1 stores it.
+//
+// A reconciler that knows the server's version calls it before it writes,
+// so that the refusal names the version rather than arriving as a 422.
+func CheckVersion(rr RRset, version string) error {
+	major, minor, ok := parseVersion(version)
+	if !ok {
+		return nil
+	}
+	if _, generic := genericType(rr.Type); generic && (major < 5 || (major == 5 && minor < 1)) {
+		for _, c := range rr.Records {
+			if c == `\# 0` {
+				return &VersionError{Name: rr.Name, Type: rr.Type, Content: c, Version: version, Since: "5.1",
+					Detail: "refuses RFC 3597 data of length 0 (it prints it back with a trailing blank)"}
+			}
+		}
+	}
+	return nil
+}
+
+// parseVersion reads the major and minor numbers of a version such as
+// "4.9.18" or "5.1.0-beta1".
+func parseVersion(v string) (major, minor int, ok bool) {
+	parts := strings.SplitN(strings.TrimSpace(v), ".", 3)
+	if len(parts) < 2 {
+		return 0, 0, false
+	}
+	major, err := strconv.Atoi(parts[0])
+	if err != nil {
+		return 0, 0, false
+	}
+	digits := parts[1]
+	for i := 0; i < len(digits); i++ {
+		if !isDigit(digits[i]) {
+			digits = digits[:i]
+			break
+		}
+	}
+	minor, err = strconv.Atoi(digits)
+	if err != nil {
+		return 0, 0, false
+	}
+	return major, minor, true
+}
