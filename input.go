@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/pdnskit/reconcile/internal/pdnsapi"
 	"github.com/pdnskit/reconcile/rrset"
 )
 
@@ -19,11 +20,16 @@ func (e *InputError) Error() string { return "reconcile: zone " + e.Zone + ": " 
 
 func (e *InputError) Unwrap() error { return e.Err }
 
-// canonicalZone is rrset.CanonicalZone with its error as an *InputError.
+// canonicalZone is rrset.CanonicalZone with its error as an *InputError,
+// which also refuses the root zone: no request can address it through
+// go-powerdns.
 func canonicalZone(zone string) (string, error) {
 	canonical, err := rrset.CanonicalZone(zone)
-	if err != nil {
+	switch {
+	case err != nil:
 		return "", &InputError{Zone: zone, Err: err}
+	case canonical == ".":
+		return "", &InputError{Zone: zone, Err: pdnsapi.ErrRootZone}
 	}
 	return canonical, nil
 }

@@ -147,7 +147,7 @@ type lock struct {
 // returns.
 func (o *op) takeLock(ctx context.Context) (*lock, zonejson.Zone, []powerdns.Metadata, error) {
 	lk := &lock{}
-	if err := o.learnStore(ctx); err != nil {
+	if err := o.learnServer(ctx); err != nil {
 		return lk, zonejson.Zone{}, nil, err
 	}
 	deadline := time.Now().Add(o.r.cfg.lockWait)

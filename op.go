@@ -67,7 +67,7 @@ func (o *op) errorf(err error) error {
 // the read has its claim in the later read of the metadata (a release
 // comes after its delete, so a claim read without its RRset is harmless).
 func (o *op) read(ctx context.Context) (*observation, error) {
-	if err := o.learnStore(ctx); err != nil {
+	if err := o.learnServer(ctx); err != nil {
 		return nil, err
 	}
 	z, err := o.srv.zone(ctx, o.zone, o.query())
@@ -83,12 +83,28 @@ func (o *op) read(ctx context.Context) (*observation, error) {
 	return o.observe(z, md)
 }
 
-// learnStore learns where the server records ownership, once.
-func (o *op) learnStore(ctx context.Context) (err error) {
-	if o.store == OwnershipAuto {
-		o.store, err = o.srv.ownershipStore(ctx)
+// learnServer learns the server's version and where it records ownership
+// (once per Reconciler), and checks that the server can store what the
+// operation asks for: data one version stores and another refuses is an
+// *InputError naming the version, before anything is written.
+func (o *op) learnServer(ctx context.Context) error {
+	if o.store != OwnershipAuto {
+		return nil
 	}
-	return err
+	facts, err := o.srv.facts(ctx)
+	if err != nil {
+		return err
+	}
+	o.store = facts.store
+	if o.in.desired == nil {
+		return nil
+	}
+	for rr := range o.in.desired.Unordered() {
+		if err := rrset.CheckVersion(rr, facts.version); err != nil {
+			return &InputError{Zone: o.zone, Err: err}
+		}
+	}
+	return nil
 }
 
 // query narrows the zone read to what the operation covers.

@@ -20,8 +20,11 @@ type server struct {
 	client *pdnsapi.Client
 	retry  []backoff.RetryOption
 
-	// storeTurn lets one operation at a time learn the ownership store.
+	// storeTurn lets one operation at a time learn the server's facts;
+	// version and store are what it learned, once learned is true.
 	storeTurn chan struct{}
+	learned   bool
+	version   string
 	store     OwnershipStore
 	logger    func(msg string, args ...any)
 }
@@ -106,37 +109,49 @@ func (c session) dropKind(ctx context.Context, zone, kind string) error {
 	return err
 }
 
-// ownershipStore returns where ownership is recorded on this server,
-// deciding once from the server's version and backend when the store is
-// OwnershipAuto: comments, except on LMDB before 5.1, which refuses them.
-func (c session) ownershipStore(ctx context.Context) (OwnershipStore, error) {
+// serverFacts is what a Reconciler learns of its server once: its version,
+// and where ownership is recorded.
+type serverFacts struct {
+	version string
+	store   OwnershipStore
+}
+
+// facts learns the server's version and, when the store is OwnershipAuto,
+// its backend, once: where ownership is recorded follows from both
+// (comments, except on LMDB before 5.1, which refuses them), and the
+// version decides what data the server can store (rrset.CheckVersion).
+func (c session) facts(ctx context.Context) (serverFacts, error) {
 	s := c.s
 	select {
 	case s.storeTurn <- struct{}{}:
 	case <-ctx.Done():
-		return OwnershipAuto, ctx.Err()
+		return serverFacts{}, ctx.Err()
 	}
 	defer func() { <-s.storeTurn }()
-	if s.store != OwnershipAuto {
-		return s.store, nil
+	if s.learned {
+		return serverFacts{version: s.version, store: s.store}, nil
 	}
-	var version, launch string
 	err := c.call(ctx, func(ctx context.Context) error {
 		var err error
-		version, err = s.client.ServerVersion(ctx)
+		s.version, err = s.client.ServerVersion(ctx)
 		return err
 	})
-	if err == nil {
+	if err != nil {
+		return serverFacts{}, fmt.Errorf("read server version: %w", err)
+	}
+	if s.store == OwnershipAuto {
+		var launch string
 		err = c.call(ctx, func(ctx context.Context) error {
 			var err error
 			launch, _, err = s.client.ConfigSetting(ctx, "launch")
 			return err
 		})
+		if err != nil {
+			return serverFacts{}, fmt.Errorf("detect ownership store: %w", err)
+		}
+		s.store = storeFor(s.version, launch)
+		s.logger("ownership store chosen", "store", s.store.String(), "version", s.version, "launch", launch)
 	}
-	if err != nil {
-		return OwnershipAuto, fmt.Errorf("detect ownership store: %w", err)
-	}
-	s.store = storeFor(version, launch)
-	s.logger("ownership store chosen", "store", s.store.String(), "version", version, "launch", launch)
-	return s.store, nil
+	s.learned = true
+	return serverFacts{version: s.version, store: s.store}, nil
 }

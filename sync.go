@@ -137,5 +137,6 @@ func (r *Reconciler) Live(ctx context.Context, zone string) ([]rrset.RRset, erro
 // picks (asking the server once for its version and backend).
 func (r *Reconciler) OwnershipStore(ctx context.Context) (OwnershipStore, error) {
 	var t tally
-	return r.server.session(&t).ownershipStore(ctx)
+	facts, err := r.server.session(&t).facts(ctx)
+	return facts.store, err
 }
