@@ -55,6 +55,13 @@ require (
 	go.opentelemetry.io/auto/sdk v1.1.0 // indirect
 	go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp v0.49.0 // indirect
 	go.opentelemetry.io/otel v1.35.0 // indirect
+	// otlptrace and proto/otlp provide packages that a test of docker/docker's
+	// client imports (through otlptracehttp v1.19.0, which testcontainers-go
+	// requires); go mod tidy resolves that test, and without these two lines
+	// looks both up at their latest versions, raising the go line, otel, grpc,
+	// protobuf and x/* with them. The versions are those otlptracehttp v1.19.0
+	// asks for. An importer's go get must move none of its requirements
+	// (make lint checks it with dns-operator's, in testdata/importer).
 	go.opentelemetry.io/otel/exporters/otlp/otlptrace v1.19.0 // indirect
 	go.opentelemetry.io/otel/metric v1.35.0 // indirect
 	go.opentelemetry.io/otel/trace v1.35.0 // indirect
