@@ -6,6 +6,7 @@ require (
 	github.com/cenkalti/backoff/v4 v4.3.0
 	github.com/docker/docker v28.5.1+incompatible
 	github.com/docker/go-connections v0.6.0
+	github.com/goccy/go-json v0.12.0
 	github.com/joeig/go-powerdns/v3 v3.23.0
 	github.com/miekg/dns v1.1.68
 	github.com/stretchr/testify v1.11.1
