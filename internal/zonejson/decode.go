@@ -27,11 +27,11 @@ import (
 
 // Zone is a decoded zone.
 type Zone struct {
-	Name string `json:"name"`
-	// SOAEditAPI is the zone's SOA-EDIT-API setting ("" where the answer
-	// has none).
-	SOAEditAPI string  `json:"soa_edit_api"`
-	RRsets     []RRset `json:"rrsets"`
+	Name   string  `json:"name"`
+	RRsets []RRset `json:"rrsets"`
+	// SOAEditAPI is the zone's soa_edit_api: when set, PowerDNS rewrites
+	// the serial of any SOA written through the API.
+	SOAEditAPI string `json:"soa_edit_api"`
 }
 
 // RRset is one RRset of a zone.
