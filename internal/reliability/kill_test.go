@@ -17,8 +17,8 @@ import (
 	"github.com/pdnskit/reconcile"
 	pdnserrors "github.com/pdnskit/reconcile/errors"
 	"github.com/pdnskit/reconcile/internal/faultproxy"
-	"github.com/pdnskit/reconcile/pdnstest"
 	"github.com/pdnskit/reconcile/internal/reliability"
+	"github.com/pdnskit/reconcile/pdnstest"
 	"github.com/pdnskit/reconcile/rrset"
 )
 

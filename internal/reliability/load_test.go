@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/pdnskit/reconcile/pdnstest"
 	"github.com/pdnskit/reconcile/internal/reliability"
+	"github.com/pdnskit/reconcile/pdnstest"
 )
 
 // TestLoadSmoke runs the load driver small, on every server, so that the

@@ -18,8 +18,8 @@ import (
 	pdnserrors "github.com/pdnskit/reconcile/errors"
 	"github.com/pdnskit/reconcile/internal/faultproxy"
 	"github.com/pdnskit/reconcile/internal/pdnsapi"
-	"github.com/pdnskit/reconcile/pdnstest"
 	"github.com/pdnskit/reconcile/internal/reliability"
+	"github.com/pdnskit/reconcile/pdnstest"
 	"github.com/pdnskit/reconcile/rrset"
 )
 

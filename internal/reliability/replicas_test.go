@@ -12,8 +12,8 @@ import (
 
 	"github.com/pdnskit/reconcile"
 	"github.com/pdnskit/reconcile/backoff/backofftest"
-	"github.com/pdnskit/reconcile/pdnstest"
 	"github.com/pdnskit/reconcile/internal/reliability"
+	"github.com/pdnskit/reconcile/pdnstest"
 	"github.com/pdnskit/reconcile/rrset"
 )
 

@@ -25,8 +25,8 @@ import (
 	"time"
 
 	"github.com/pdnskit/reconcile/internal/machine"
-	"github.com/pdnskit/reconcile/pdnstest"
 	"github.com/pdnskit/reconcile/internal/reliability"
+	"github.com/pdnskit/reconcile/pdnstest"
 )
 
 // envAPIKey hands the API key to a load child process, out of its command
