@@ -7,19 +7,26 @@ BIN      := $(CURDIR)/bin
 GOLANGCI_LINT_VERSION := v2.15.0
 GOLANGCI_LINT := $(BIN)/golangci-lint-$(GOLANGCI_LINT_VERSION)
 
+# MODULES are the Go modules of this repository: the library at the root, and
+# tooling in modules of its own, so that what only the tooling needs never
+# reaches the library's go.mod. Each target that runs go per package runs it
+# in every module.
+MODULES := . internal/bench
+
 .PHONY: all test test-unit lint images testdata demo bench clean
 
 all: lint test
 
-## test: every test, with -race, against real PowerDNS servers (4.7, 4.9, 5.1; gsqlite3 and LMDB); then
-## fails if anything the tests printed (all of it, -v, kept in TEST_LOG) holds an API key of the harness
+## test: every test of every module, with -race, against real PowerDNS servers (4.7, 4.9, 5.1; gsqlite3
+## and LMDB); then fails if anything the tests printed (all of it, -v, kept in TEST_LOG) holds an API key
+## of the harness
 TEST_LOG   ?= $(CURDIR)/.cache/test.log
 TEST_FLAGS ?= -v
 NO_API_KEY := internal/reliability/no-api-key.sh
 test:
 	@mkdir -p $(dir $(TEST_LOG))
 	@status=0; \
-	bash -o pipefail -c 'eval "$$($(SERVERS))" && $(GO) test -race -count=1 -timeout 20m $(TEST_FLAGS) $(PKGS) 2>&1 | tee $(TEST_LOG)' || status=$$?; \
+	bash -o pipefail -c 'eval "$$($(SERVERS))" && { rc=0; for m in $(MODULES); do $(GO) -C $$m test -race -count=1 -timeout 20m $(TEST_FLAGS) $(PKGS) || rc=1; done; exit $$rc; } 2>&1 | tee $(TEST_LOG)' || status=$$?; \
 	$(NO_API_KEY) $(TEST_LOG) || status=1; \
 	exit $$status
 
@@ -42,16 +49,26 @@ reliability:
 	$(NO_API_KEY) $(RELIABILITY_LOG) $(RELIABILITY_LOG).tests RELIABILITY.md || status=1; \
 	exit $$status
 
-## test-unit: the tests that need no PowerDNS
+## test-unit: the tests that need no PowerDNS, in every module
 test-unit:
-	PDNS_TEST_PROVIDER=process PDNS_TEST_ROOTS=none $(GO) test -race -count=1 -short $(PKGS)
+	@rc=0; for m in $(MODULES); do \
+		PDNS_TEST_PROVIDER=process PDNS_TEST_ROOTS=none $(GO) -C $$m test -race -count=1 -short $(PKGS) || rc=1; \
+	done; exit $$rc
 
-## lint: go vet, gofmt, golangci-lint and a go.mod/go.sum that go mod tidy leaves alone
+## lint: gofmt; in every module go vet, golangci-lint and a go.mod/go.sum that go mod tidy leaves alone;
+## the library built and vetted by the Go its oldest importer runs (IMPORTER_GO, the go line of
+## testdata/importer, fetched as a toolchain module); and a go get of the library into that importer's
+## requirements (testdata/importer, see internal/importcheck) that must move none of them
+IMPORTER_GO := go$(shell sed -n 's/^go //p' testdata/importer/go.mod)
 lint: $(GOLANGCI_LINT)
-	$(GO) vet ./...
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
-	$(GO) mod tidy -diff
-	$(GOLANGCI_LINT) run ./...
+	@set -e; for m in $(MODULES); do \
+		echo "lint: module $$m"; \
+		(set -x; $(GO) -C $$m vet ./...; $(GO) -C $$m mod tidy -diff; cd $$m && $(GOLANGCI_LINT) run ./...); \
+	done
+	GOTOOLCHAIN=$(IMPORTER_GO) $(GO) build ./...
+	GOTOOLCHAIN=$(IMPORTER_GO) $(GO) vet ./...
+	$(GO) run ./internal/importcheck
 
 $(GOLANGCI_LINT):
 	@mkdir -p $(BIN)
@@ -71,17 +88,20 @@ demo:
 	@eval "$$($(SERVERS))" && $(GO) run ./examples/gateway
 
 ## bench: the Go benchmarks of the pure pipeline, then Reconciler.Sync against one PATCH per RRset and
-## PowerDNS's floor on every configured PowerDNS (gsqlite3); writes BENCHMARKS.md and docs/bench-sync.png
-BENCH_PIPELINE := test -run '^$$' -benchmem -bench Pipeline -count 5 ./internal/bench
-BENCH_PARTS    := test -run '^$$' -benchmem -bench 'Canonicalise|Check' -count 3 ./internal/bench
+## PowerDNS's floor on every configured PowerDNS (gsqlite3); writes BENCHMARKS.md and docs/bench-sync.png.
+## The tooling is the module internal/bench; pdnsbench runs from the root, where its paths point.
+BENCH_PIPELINE := -C internal/bench test -run '^$$' -benchmem -bench Pipeline -count 5 .
+BENCH_PARTS    := -C internal/bench test -run '^$$' -benchmem -bench 'Canonicalise|Check' -count 3 .
+BENCH_BUILD    := -C internal/bench build -o ../../bin/pdnsbench ./cmd/pdnsbench
 BENCH_FLAGS    := -out BENCHMARKS.md -chart docs/bench-sync.png
 bench:
 	@out=$$(mktemp) && trap 'rm -f "$$out"' EXIT && \
 	echo "$(GO) $(BENCH_PIPELINE); $(GO) $(BENCH_PARTS)" && \
 	$(GO) $(BENCH_PIPELINE) >"$$out" && $(GO) $(BENCH_PARTS) >>"$$out" && cat "$$out" && \
+	$(GO) $(BENCH_BUILD) && \
 	eval "$$($(SERVERS))" && \
-	$(GO) run ./internal/bench/cmd/pdnsbench $(BENCH_FLAGS) -gobench "$$out" \
-		-command "make bench, which runs: $(GO) $(BENCH_PIPELINE) > out; $(GO) $(BENCH_PARTS) >> out; $(GO) run ./internal/bench/cmd/pdnsbench $(BENCH_FLAGS) -gobench out"
+	bin/pdnsbench $(BENCH_FLAGS) -gobench "$$out" \
+		-command "make bench, which runs: $(GO) $(BENCH_PIPELINE) > out; $(GO) $(BENCH_PARTS) >> out; $(GO) $(BENCH_BUILD); bin/pdnsbench $(BENCH_FLAGS) -gobench out"
 
 clean:
 	rm -rf $(BIN)

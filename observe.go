@@ -67,8 +67,8 @@ func observe(zone string, z zonejson.Zone, md []powerdns.Metadata, writer string
 		return nil, errNotTheZone
 	}
 	obs := &observation{
-		foreign:    make(map[rrset.Key][]powerdns.Comment),
-		claims:     readClaims(md, writer),
+		foreign:         make(map[rrset.Key][]powerdns.Comment),
+		claims:          readClaims(md, writer),
 		serialRewritten: rrset.SOASerialRewritten(z.SOAEditAPI, z.SOAEdit),
 	}
 	set, err := rrset.NewSet(zone)

@@ -2,11 +2,16 @@ package bench
 
 import (
 	"fmt"
-	"image"
 	"image/color"
-	"image/png"
 	"io"
 	"math"
+	"slices"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 )
 
 // Marker is the shape a series draws at its points.
@@ -17,7 +22,7 @@ const (
 	Circle Marker = iota
 	Square
 	Triangle
-	Diamond
+	Cross
 )
 
 // Point is one measured value: the median Y at X, with its minimum and
@@ -58,242 +63,271 @@ type Chart struct {
 	Legend         []LegendEntry
 }
 
-// Chart geometry, in image pixels.
+// Chart geometry, in points; the image has chartDPI pixels per inch.
 const (
-	chartScale  = 2 // image pixels per font pixel
-	panelWidth  = 560
-	panelHeight = 400
-	chartMargin = 24
-	plotLeft    = 110 // room for the y tick labels
-	plotRight   = 20
-	plotTop     = 44 // room for the panel title
-	plotBottom  = 60 // room for the x tick labels and axis label
-	legendRow   = 30
+	chartDPI    = 144
+	panelWidth  = 280
+	panelHeight = 200
+	chartMargin = 10
+	titleHeight = 24
+	legendGap   = 8
+	legendRow   = 14
+	// markersPerRow is how many marker entries share a legend row.
+	markersPerRow = 4
 )
 
 var (
-	white    = color.RGBA{255, 255, 255, 255}
 	black    = color.RGBA{0, 0, 0, 255}
 	gridGrey = color.RGBA{225, 225, 225, 255}
+	dashes   = []vg.Length{vg.Points(6), vg.Points(4)}
 )
 
-// WritePNG draws the chart as a PNG.
-func (ch Chart) WritePNG(w io.Writer) error {
-	cols := max(ch.Columns, 1)
-	rows := (len(ch.Panels) + cols - 1) / cols
-	// Lines take a row each; markers share rows, four to a row.
-	legendRows, markers := 0, 0
+// Size is the chart's size in pixels.
+func (ch Chart) Size() (width, height int) {
+	w, h := ch.extent()
+	return int(math.Ceil(w.Dots(chartDPI))), int(math.Ceil(h.Dots(chartDPI)))
+}
+
+func (ch Chart) grid() (cols, rows int) {
+	cols = max(ch.Columns, 1)
+	return cols, (len(ch.Panels) + cols - 1) / cols
+}
+
+// extent is the chart's size: a title row, the panels, and one legend row
+// per line entry and one for every markersPerRow marker entries.
+func (ch Chart) extent() (width, height vg.Length) {
+	cols, rows := ch.grid()
+	lines, markers := 0, 0
 	for _, e := range ch.Legend {
 		if e.Line {
-			legendRows++
+			lines++
 		} else {
 			markers++
 		}
 	}
-	legendRows += (markers + 3) / 4
-	width := 2*chartMargin + cols*panelWidth
-	height := 2*chartMargin + 40 + rows*panelHeight + 20 + legendRows*legendRow
-	img := image.NewRGBA(image.Rect(0, 0, width, height))
-	fill(img, img.Bounds(), white)
-	c := &canvas{img}
-	c.text(chartMargin, chartMargin, ch.Title, black)
-	for i, p := range ch.Panels {
-		x0 := chartMargin + (i%cols)*panelWidth
-		y0 := chartMargin + 40 + (i/cols)*panelHeight
-		c.panel(image.Rect(x0, y0, x0+panelWidth, y0+panelHeight), p, ch.XLabel, ch.YLabel)
+	legendRows := lines + (markers+markersPerRow-1)/markersPerRow
+	width = 2*chartMargin + vg.Length(cols)*panelWidth
+	height = 2*chartMargin + titleHeight + vg.Length(rows)*panelHeight + legendGap + vg.Length(legendRows)*legendRow
+	return width, height
+}
+
+// WritePNG draws the chart as a PNG.
+func (ch Chart) WritePNG(w io.Writer) error {
+	width, height := ch.extent()
+	img := vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseDPI(chartDPI), vgimg.UseBackgroundColor(color.White))
+	dc := draw.New(img)
+	area := draw.Crop(dc, chartMargin, -chartMargin, chartMargin, -chartMargin)
+
+	title := plot.New().Title.TextStyle
+	title.Color = black
+	title.XAlign, title.YAlign = draw.XLeft, draw.YTop
+	dc.FillText(title, vg.Point{X: area.Min.X, Y: area.Max.Y}, ch.Title)
+
+	_, rows := ch.grid()
+	legendHeight := area.Size().Y - titleHeight - vg.Length(rows)*panelHeight - legendGap
+	panels := draw.Crop(area, 0, 0, legendHeight+legendGap, -titleHeight)
+	if err := ch.drawPanels(panels); err != nil {
+		return err
 	}
-	y := chartMargin + 40 + rows*panelHeight + 20
-	m := 0
-	for _, e := range ch.Legend {
-		if e.Line {
-			c.legend(chartMargin, y, e)
-			y += legendRow
-		}
-	}
-	for _, e := range ch.Legend {
-		if !e.Line {
-			c.legend(chartMargin+(m%4)*(width-2*chartMargin)/4, y+(m/4)*legendRow, e)
-			m++
-		}
-	}
-	if err := png.Encode(w, img); err != nil {
+	ch.drawLegend(draw.Crop(area, 0, 0, 0, legendHeight-area.Size().Y))
+
+	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(w); err != nil {
 		return fmt.Errorf("encode chart: %w", err)
 	}
 	return nil
 }
 
-type canvas struct{ img *image.RGBA }
-
-func fill(img *image.RGBA, r image.Rectangle, col color.RGBA) {
-	for y := r.Min.Y; y < r.Max.Y; y++ {
-		for x := r.Min.X; x < r.Max.X; x++ {
-			img.SetRGBA(x, y, col)
-		}
+func (ch Chart) drawPanels(dc draw.Canvas) error {
+	cols, rows := ch.grid()
+	if rows == 0 {
+		return nil
 	}
-}
-
-// text draws s with its top-left corner at (x, y).
-func (c *canvas) text(x, y int, s string, col color.RGBA) {
-	for _, r := range s {
-		g, ok := glyphs[r]
-		if !ok {
-			g = unknownGlyph
-		}
-		for gy, row := range g {
-			for gx := 0; gx < glyphWidth; gx++ {
-				if row[gx] == '#' {
-					fill(c.img, image.Rect(x+gx*chartScale, y+gy*chartScale, x+(gx+1)*chartScale, y+(gy+1)*chartScale), col)
-				}
-			}
-		}
-		x += glyphAdvance * chartScale
+	plots := make([][]*plot.Plot, rows)
+	for r := range plots {
+		plots[r] = make([]*plot.Plot, cols)
 	}
-}
-
-func textWidth(s string) int {
-	n := 0
-	for range s {
-		n++
-	}
-	return n * glyphAdvance * chartScale
-}
-
-// line draws a line 2 pixels wide, dashed or not.
-func (c *canvas) line(x0, y0, x1, y1 float64, col color.RGBA, dashed bool) {
-	dx, dy := x1-x0, y1-y0
-	steps := int(math.Max(math.Abs(dx), math.Abs(dy)))
-	for i := 0; i <= steps; i++ {
-		if dashed && (i/10)%2 == 1 {
-			continue
+	for i, p := range ch.Panels {
+		pl, err := ch.panel(p)
+		if err != nil {
+			return err
 		}
-		t := 0.0
-		if steps > 0 {
-			t = float64(i) / float64(steps)
-		}
-		x, y := int(math.Round(x0+t*dx)), int(math.Round(y0+t*dy))
-		fill(c.img, image.Rect(x-1, y-1, x+1, y+1), col)
+		plots[i/cols][i%cols] = pl
 	}
-}
-
-func (c *canvas) marker(x, y int, m Marker, col color.RGBA) {
-	const r = 6
-	for dy := -r; dy <= r; dy++ {
-		for dx := -r; dx <= r; dx++ {
-			in := false
-			switch m {
-			case Circle:
-				in = dx*dx+dy*dy <= r*r
-			case Square:
-				in = abs(dx) <= r-1 && abs(dy) <= r-1
-			case Triangle:
-				in = dy >= -r && dy <= r-2 && 2*abs(dx) <= dy+r
-			case Diamond:
-				in = abs(dx)+abs(dy) <= r
-			}
-			if in {
-				c.img.SetRGBA(x+dx, y+dy, col)
+	tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(12), PadY: vg.Points(8)}
+	canvases := plot.Align(plots, tiles, dc)
+	for r := range plots {
+		for c, pl := range plots[r] {
+			if pl != nil {
+				pl.Draw(canvases[r][c])
 			}
 		}
 	}
+	return nil
 }
 
-func abs(n int) int {
-	if n < 0 {
-		return -n
-	}
-	return n
-}
+// panel builds one plot: log-log axes with a tick at every measured X and
+// at every decade of Y, the series as lines with markers at the medians and
+// whiskers from minimum to maximum.
+func (ch Chart) panel(p Panel) (*plot.Plot, error) {
+	pl := plot.New()
+	pl.Title.Text = p.Title
+	pl.X.Label.Text = ch.XLabel
+	pl.Y.Label.Text = ch.YLabel
 
-// panel draws one plot in r.
-func (c *canvas) panel(r image.Rectangle, p Panel, xLabel, yLabel string) {
-	plot := image.Rect(r.Min.X+plotLeft, r.Min.Y+plotTop, r.Max.X-plotRight, r.Max.Y-plotBottom)
-	c.text(plot.Min.X, r.Min.Y+12, p.Title, black)
-
-	xs, ys := []float64{}, []float64{}
+	var xs, ys []float64
 	for _, s := range p.Series {
 		for _, pt := range s.Points {
-			xs = append(xs, pt.X)
-			ys = append(ys, pt.Lo, pt.Hi, pt.Y)
+			if pt.X > 0 && pt.Lo > 0 && pt.Y > 0 && pt.Hi > 0 {
+				xs = append(xs, pt.X)
+				ys = append(ys, pt.Lo, pt.Y, pt.Hi)
+			}
 		}
 	}
 	if len(xs) == 0 {
-		return
+		return pl, nil // no measurement: title and empty axes
 	}
-	xMin, xMax := bounds(xs)
-	yMin, yMax := bounds(ys)
-	// x: a margin of a quarter decade each side; y: whole decades.
-	lx0, lx1 := math.Log10(xMin)-0.25, math.Log10(xMax)+0.25
-	ly0, ly1 := math.Floor(math.Log10(yMin)), math.Ceil(math.Log10(yMax))
+	slices.Sort(xs)
+	xs = slices.Compact(xs)
+	lx0, lx1 := math.Log10(xs[0])-0.25, math.Log10(xs[len(xs)-1])+0.25
+	ly0, ly1 := math.Floor(math.Log10(slices.Min(ys))), math.Ceil(math.Log10(slices.Max(ys)))
 	if ly1 == ly0 {
 		ly1++
 	}
-	px := func(x float64) float64 {
-		return float64(plot.Min.X) + (math.Log10(x)-lx0)/(lx1-lx0)*float64(plot.Dx())
-	}
-	py := func(y float64) float64 {
-		return float64(plot.Max.Y) - (math.Log10(y)-ly0)/(ly1-ly0)*float64(plot.Dy())
-	}
-
-	for d := ly0; d <= ly1; d++ {
-		y := int(math.Round(py(math.Pow(10, d))))
-		fill(c.img, image.Rect(plot.Min.X, y, plot.Max.X, y+1), gridGrey)
-		label := secondsLabel(math.Pow(10, d))
-		c.text(plot.Min.X-10-textWidth(label), y-glyphHeight, label, black)
-	}
-	seen := map[float64]bool{}
+	pl.X.Scale, pl.Y.Scale = plot.LogScale{}, plot.LogScale{}
+	pl.X.Min, pl.X.Max = math.Pow(10, lx0), math.Pow(10, lx1)
+	pl.Y.Min, pl.Y.Max = math.Pow(10, ly0), math.Pow(10, ly1)
+	var xt plot.ConstantTicks
 	for _, x := range xs {
-		if seen[x] {
-			continue
-		}
-		seen[x] = true
-		xp := int(math.Round(px(x)))
-		fill(c.img, image.Rect(xp, plot.Min.Y, xp+1, plot.Max.Y), gridGrey)
-		label := groupDigits(int(x))
-		c.text(xp-textWidth(label)/2, plot.Max.Y+8, label, black)
+		xt = append(xt, plot.Tick{Value: x, Label: groupDigits(int(x))})
 	}
-	c.text(plot.Min.X+(plot.Dx()-textWidth(xLabel))/2, plot.Max.Y+34, xLabel, black)
-	if yLabel != "" {
-		c.text(plot.Max.X-textWidth(yLabel), r.Min.Y+12, yLabel, black)
-	}
-	// Axes.
-	fill(c.img, image.Rect(plot.Min.X, plot.Min.Y, plot.Min.X+1, plot.Max.Y+1), black)
-	fill(c.img, image.Rect(plot.Min.X, plot.Max.Y, plot.Max.X, plot.Max.Y+1), black)
+	pl.X.Tick.Marker = xt
+	pl.Y.Tick.Marker = decadeTicks(ly0, ly1)
+
+	grid := plotter.NewGrid()
+	grid.Vertical.Color, grid.Horizontal.Color = gridGrey, gridGrey
+	grid.Vertical.Dashes, grid.Horizontal.Dashes = nil, nil
+	pl.Add(grid)
 
 	for _, s := range p.Series {
-		for i, pt := range s.Points {
-			x, y := px(pt.X), py(pt.Y)
-			// The min–max whisker.
-			c.line(x, py(pt.Lo), x, py(pt.Hi), s.Color, false)
-			fill(c.img, image.Rect(int(x)-5, int(py(pt.Lo)), int(x)+6, int(py(pt.Lo))+1), s.Color)
-			fill(c.img, image.Rect(int(x)-5, int(py(pt.Hi)), int(x)+6, int(py(pt.Hi))+1), s.Color)
-			if i > 0 {
-				prev := s.Points[i-1]
-				c.line(px(prev.X), py(prev.Y), x, y, s.Color, s.Dashed)
+		if err := addSeries(pl, s); err != nil {
+			return nil, fmt.Errorf("chart panel %q: %w", p.Title, err)
+		}
+	}
+	return pl, nil
+}
+
+// decadeTicks labels every power of ten from 10^lo to 10^hi and marks the
+// values between them without a label.
+func decadeTicks(lo, hi float64) plot.ConstantTicks {
+	var t plot.ConstantTicks
+	for d := lo; d <= hi; d++ {
+		v := math.Pow(10, d)
+		t = append(t, plot.Tick{Value: v, Label: secondsLabel(v)})
+		if d < hi {
+			for m := 2.0; m < 10; m++ {
+				t = append(t, plot.Tick{Value: m * v})
 			}
 		}
-		for _, pt := range s.Points {
-			c.marker(int(math.Round(px(pt.X))), int(math.Round(py(pt.Y))), s.Marker, s.Color)
+	}
+	return t
+}
+
+// whiskers is what plotter.NewYErrorBars draws: each point with its
+// distance down to the minimum and up to the maximum.
+type whiskers struct {
+	plotter.XYs
+	plotter.YErrors
+}
+
+func addSeries(pl *plot.Plot, s Series) error {
+	var w whiskers
+	for _, pt := range s.Points {
+		if pt.X > 0 && pt.Lo > 0 && pt.Y > 0 && pt.Hi > 0 {
+			w.XYs = append(w.XYs, plotter.XY{X: pt.X, Y: pt.Y})
+			w.YErrors = append(w.YErrors, struct{ Low, High float64 }{pt.Y - pt.Lo, pt.Hi - pt.Y})
 		}
+	}
+	if len(w.XYs) == 0 {
+		return nil
+	}
+	line, points, err := plotter.NewLinePoints(w.XYs)
+	if err != nil {
+		return err
+	}
+	line.LineStyle = lineStyle(s.Color, s.Dashed)
+	points.GlyphStyle = glyphStyle(s.Marker, s.Color)
+	bars, err := plotter.NewYErrorBars(w)
+	if err != nil {
+		return err
+	}
+	bars.LineStyle = lineStyle(s.Color, false)
+	bars.CapWidth = vg.Points(6)
+	pl.Add(bars, line, points)
+	return nil
+}
+
+func lineStyle(c color.Color, dashed bool) draw.LineStyle {
+	st := draw.LineStyle{Color: c, Width: vg.Points(1.5)}
+	if dashed {
+		st.Dashes = dashes
+	}
+	return st
+}
+
+func glyphStyle(m Marker, c color.Color) draw.GlyphStyle {
+	st := draw.GlyphStyle{Color: c, Radius: vg.Points(3.5)}
+	switch m {
+	case Square:
+		st.Shape = draw.BoxGlyph{}
+	case Triangle:
+		st.Shape = draw.PyramidGlyph{}
+	case Cross:
+		st.Shape = draw.CrossGlyph{}
+	default:
+		st.Shape = draw.CircleGlyph{}
+	}
+	return st
+}
+
+// drawLegend draws the line entries one to a row, then the marker entries
+// markersPerRow to a row.
+func (ch Chart) drawLegend(dc draw.Canvas) {
+	var lines, markers []LegendEntry
+	for _, e := range ch.Legend {
+		if e.Line {
+			lines = append(lines, e)
+		} else {
+			markers = append(markers, e)
+		}
+	}
+	top := dc.Max.Y
+	for _, e := range lines {
+		legendRowAt(dc, dc.Min.X, top, e)
+		top -= legendRow
+	}
+	step := dc.Size().X / markersPerRow
+	for i, e := range markers {
+		legendRowAt(dc, dc.Min.X+vg.Length(i%markersPerRow)*step, top-vg.Length(i/markersPerRow)*legendRow, e)
 	}
 }
 
-func (c *canvas) legend(x, y int, e LegendEntry) {
+// legendRowAt draws one entry whose row starts at (x, top).
+func legendRowAt(dc draw.Canvas, x, top vg.Length, e LegendEntry) {
+	l := plot.NewLegend()
+	l.Top, l.Left = true, true
+	l.TextStyle.Color = black
+	var thumb plot.Thumbnailer
 	if e.Line {
-		c.line(float64(x), float64(y+8), float64(x+50), float64(y+8), e.Color, e.Dashed)
+		thumb = &plotter.Line{LineStyle: lineStyle(e.Color, e.Dashed)}
 	} else {
-		c.marker(x+25, y+8, e.Marker, e.Color)
+		thumb = &plotter.Scatter{GlyphStyle: glyphStyle(e.Marker, e.Color)}
 	}
-	c.text(x+64, y, e.Label, black)
-}
-
-func bounds(v []float64) (lo, hi float64) {
-	lo, hi = math.Inf(1), math.Inf(-1)
-	for _, x := range v {
-		if x > 0 {
-			lo, hi = math.Min(lo, x), math.Max(hi, x)
-		}
-	}
-	return lo, hi
+	l.ThumbnailWidth = vg.Points(36)
+	l.Add(" "+e.Label, thumb) // a space between the thumbnail and the text
+	l.Draw(draw.Canvas{Canvas: dc.Canvas, Rectangle: vg.Rectangle{
+		Min: vg.Point{X: x, Y: top - legendRow},
+		Max: vg.Point{X: dc.Max.X, Y: top},
+	}})
 }
 
 // secondsLabel prints a power of ten of seconds: 1 ms, 10 ms, 100 ms, 1 s…

@@ -6,6 +6,15 @@
 // (canonicalise, diff, check).
 //
 // The command in cmd/pdnsbench runs the matrix and writes BENCHMARKS.md and
-// its chart; `make bench` runs it. The package is not part of the library's
-// API and nothing outside the repository's tooling should import it.
+// its chart (drawn with gonum.org/v1/plot); `make bench` runs it. The package
+// is not part of the library's API and nothing outside the repository's
+// tooling should import it.
+//
+// It is a Go module of its own, github.com/pdnskit/reconcile/internal/bench,
+// built against the checkout it lives in (a replace directive), so that what
+// only the tooling needs (the plotting library and its fonts) never enters
+// the library's go.mod and so never reaches an importer. It imports the
+// library's internal packages: the go command allows an import of an internal
+// package by path, from any package whose import path starts with the path
+// above internal/, in whichever module that package lives.
 package bench

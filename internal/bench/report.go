@@ -293,7 +293,7 @@ func shortName(w WriterID) string {
 func (r *report) goBenchmarks(benches []GoBench, raw []byte) {
 	r.p("## The pure work: canonicalise + diff + check (`go test -bench`)")
 	if len(benches) == 0 {
-		r.p("Not run: pass `go test -bench` output of `./internal/bench` with `-gobench`.")
+		r.p("Not run: pass `go test -bench` output of package bench (`internal/bench`) with `-gobench`.")
 		return
 	}
 	r.p("`BenchmarkPipeline` is what a Sync computes before and between its requests, with fresh Sets each iteration: " +

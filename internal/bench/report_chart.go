@@ -28,7 +28,7 @@ var writerColor = map[WriterID]color.RGBA{
 	Floor:          {90, 90, 90, 255},
 }
 
-var versionMarkers = []Marker{Circle, Square, Triangle, Diamond}
+var versionMarkers = []Marker{Circle, Square, Triangle, Cross}
 
 func writeChart(res *Results, path string) error {
 	ch := Chart{

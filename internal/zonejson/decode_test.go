@@ -2,6 +2,7 @@ package zonejson
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -66,7 +67,8 @@ func normal(z Zone) Zone {
 }
 
 // sameAsEncodingJSON decodes data both ways: both must fail, or both
-// succeed with the same fields.
+// succeed with the same fields. Where encoding/json finds the JSON cut
+// short, Decode's error must say so (io.ErrUnexpectedEOF), and only there.
 func sameAsEncodingJSON(t *testing.T, data []byte) {
 	t.Helper()
 	var m mirror
@@ -74,6 +76,9 @@ func sameAsEncodingJSON(t *testing.T, data []byte) {
 	got, err := Decode(data)
 	if wantErr != nil {
 		require.Error(t, err, "encoding/json refuses %q: %v", data, wantErr)
+		var se *json.SyntaxError
+		cut := errors.As(wantErr, &se) && se.Error() == "unexpected end of JSON input"
+		require.Equal(t, cut, errors.Is(err, io.ErrUnexpectedEOF), "cut short: encoding/json says %v, Decode %v", wantErr, err)
 		return
 	}
 	require.NoError(t, err, "encoding/json accepts %q", data)
@@ -82,81 +87,83 @@ func sameAsEncodingJSON(t *testing.T, data []byte) {
 
 func TestDecodeLikeEncodingJSON(t *testing.T) {
 	cases := map[string]string{
-		"zone": `{"account": "", "api_rectify": false, "dnssec": false, "id": "example.com.", "kind": "Native",
+		"zone": `{"account": "", "api_rectify": false, "dnssec": false, "id": "example.com.", "kind": "Native", "soa_edit_api": "DEFAULT",
 			"masters": [], "name": "example.com.", "rrsets": [
 			{"comments": [{"account": "pdnskit/reconcile", "content": "managed-by=external-dns", "modified_at": 1796027265}],
 			 "name": "www.example.com.", "records": [{"content": "192.0.2.1", "disabled": false, "modified_at": 1}], "ttl": 300, "type": "A"},
 			{"comments": [], "name": "example.com.", "records": [{"content": "a.misconfigured.dns.server.invalid. hostmaster.example.com. 1 10800 3600 604800 3600", "disabled": true}], "ttl": 3600, "type": "SOA"}
-			], "serial": 2026113001, "soa_edit": "", "soa_edit_api": "DEFAULT", "url": "/api/v1/servers/localhost/zones/example.com."}`,
-		"soa settings":             `{"soa_edit_api": "SOA-EDIT", "soa_edit": "INCEPTION-INCREMENT", "name": "x."}`,
-		"soa settings in any case": `{"SOA_EDIT_API": "EPOCH", "Soa_Edit": "NONE"}`,
-		"soa settings null":        `{"soa_edit_api": null, "soa_edit": null}`,
-		"soa settings wrong kind":  `{"soa_edit_api": 1}`,
-		"null":                     `null`,
-		"null with space":          " \n null \t",
-		"empty object":             `{}`,
-		"empty rrsets":             `{"rrsets": []}`,
-		"null rrsets":              `{"rrsets": null}`,
-		"null fields":              `{"name": null, "rrsets": [{"name": null, "type": null, "ttl": null, "records": null, "comments": null}]}`,
-		"null elements":            `{"rrsets": [null, {"records": [null], "comments": [null]}]}`,
-		"escapes":                  `{"rrsets": [{"name": "a\"b\\c\/d\b\f\n\r\t\u00e9\u2028\ud83d\ude00", "records": [{"content": "\"v=spf1 -all\""}]}]}`,
-		"lone surrogates":          `{"name": "\ud800x\udc00\ud800\u0041\ud83d"}`,
-		"invalid utf-8":            "{\"name\": \"a\xffb\xc3\"}",
-		"raw utf-8":                `{"name": "bücher.example.", "rrsets": [{"records": [{"content": "\"日本語\""}]}]}`,
-		"keys in any case":         `{"NAME": "x.", "RRSETS": [{"Name": "a.", "TTL": 5, "Records": [{"CONTENT": "c", "Disabled": true}]}]}`,
-		"duplicate keys":           `{"name": "a.", "name": "b.", "rrsets": [{"ttl": 1}], "rrsets": [{"ttl": 2}, {"ttl": 3}]}`,
-		"unknown values skipped":   `{"x": {"y": [1, -2.5e+3, true, false, null, "s", {"z": []}]}, "rrsets": [{"extra": [[[]]], "ttl": 0}]}`,
-		"ttl max":                  `{"rrsets": [{"ttl": 4294967295}]}`,
-		"ttl too large":            `{"rrsets": [{"ttl": 4294967296}]}`,
-		"ttl negative":             `{"rrsets": [{"ttl": -1}]}`,
-		"ttl fraction":             `{"rrsets": [{"ttl": 1.0}]}`,
-		"ttl exponent":             `{"rrsets": [{"ttl": 1e2}]}`,
-		"ttl string":               `{"rrsets": [{"ttl": "300"}]}`,
-		"content number":           `{"rrsets": [{"records": [{"content": 1}]}]}`,
-		"disabled string":          `{"rrsets": [{"records": [{"disabled": "true"}]}]}`,
-		"records object":           `{"rrsets": [{"records": {}}]}`,
-		"top-level array":          `[]`,
-		"top-level string":         `"zone"`,
-		"trailing data":            `{} {}`,
-		"trailing comma":           `{"rrsets": [1,]}`,
-		"leading zero":             `{"x": 01}`,
-		"bad escape":               `{"name": "\x"}`,
-		"bad unicode escape":       `{"name": "\u12"}`,
-		"control character":        "{\"name\": \"a\tb\"}",
-		"unterminated string":      `{"name": "abc`,
-		"unterminated object":      `{"name": "abc"`,
-		"missing colon":            `{"name" "abc"}`,
-		"bare word":                `{"name": nope}`,
-		"empty":                    ``,
-		"modified_at large":        `{"rrsets": [{"comments": [{"modified_at": 18446744073709551615}]}]}`,
-		"modified_at too large":    `{"rrsets": [{"comments": [{"modified_at": 18446744073709551616}]}]}`,
-		"type error then syntax":   `{"name": 1, "rrsets": [}`,
-		"nested wrong kinds":       `{"rrsets": [{"records": [{"content": [1, 2]}], "ttl": {}}]}`,
-		"deeply nested skipped":    `{"x": ` + strings.Repeat("[", 500) + strings.Repeat("]", 500) + `}`,
-		"whitespace everywhere":    " { \"rrsets\" : [ { \"ttl\" : 7 } ] } ",
-		"number forms skipped":     `{"x": [0, -0, 0.5, 1E9, 1e-9, -12.34e+5]}`,
-		"malformed numbers":        `{"x": 1.}`,
-		"malformed exponent":       `{"x": 1e}`,
-		"minus alone":              `{"x": -}`,
-		"unicode key case folding": "{\"nam\u212a\": \"x\"}",
+			], "serial": 2026113001, "soa_edit": "", "url": "/api/v1/servers/localhost/zones/example.com."}`,
+		"null":                       `null`,
+		"null with space":            " \n null \t",
+		"empty object":               `{}`,
+		"empty rrsets":               `{"rrsets": []}`,
+		"null rrsets":                `{"rrsets": null}`,
+		"null fields":                `{"name": null, "rrsets": [{"name": null, "type": null, "ttl": null, "records": null, "comments": null}]}`,
+		"null elements":              `{"rrsets": [null, {"records": [null], "comments": [null]}]}`,
+		"escapes":                    `{"rrsets": [{"name": "a\"b\\c\/d\b\f\n\r\t\u00e9\u2028\ud83d\ude00", "records": [{"content": "\"v=spf1 -all\""}]}]}`,
+		"lone surrogates":            `{"name": "\ud800x\udc00\ud800\u0041\ud83d"}`,
+		"invalid utf-8":              "{\"name\": \"a\xffb\xc3\"}",
+		"raw utf-8":                  `{"name": "bücher.example.", "rrsets": [{"records": [{"content": "\"日本語\""}]}]}`,
+		"keys in any case":           `{"NAME": "x.", "RRSETS": [{"Name": "a.", "TTL": 5, "Records": [{"CONTENT": "c", "Disabled": true}]}]}`,
+		"duplicate keys":             `{"name": "a.", "name": "b.", "rrsets": [{"ttl": 1}], "rrsets": [{"ttl": 2}, {"ttl": 3}]}`,
+		"duplicate keys, fewer":      `{"rrsets": [{"name": "a.", "ttl": 1}, {"ttl": 5}], "rrsets": [{"ttl": 2}]}`,
+		"duplicate keys in a record": `{"rrsets": [{"records": [{"content": "a", "content": "b", "disabled": true, "disabled": false}]}]}`,
+		"unknown values skipped":     `{"x": {"y": [1, -2.5e+3, true, false, null, "s", {"z": []}]}, "rrsets": [{"extra": [[[]]], "ttl": 0}]}`,
+		"ttl max":                    `{"rrsets": [{"ttl": 4294967295}]}`,
+		"ttl too large":              `{"rrsets": [{"ttl": 4294967296}]}`,
+		"ttl negative":               `{"rrsets": [{"ttl": -1}]}`,
+		"ttl fraction":               `{"rrsets": [{"ttl": 1.0}]}`,
+		"ttl exponent":               `{"rrsets": [{"ttl": 1e2}]}`,
+		"ttl string":                 `{"rrsets": [{"ttl": "300"}]}`,
+		"content number":             `{"rrsets": [{"records": [{"content": 1}]}]}`,
+		"disabled string":            `{"rrsets": [{"records": [{"disabled": "true"}]}]}`,
+		"records object":             `{"rrsets": [{"records": {}}]}`,
+		"top-level array":            `[]`,
+		"top-level string":           `"zone"`,
+		"trailing data":              `{} {}`,
+		"trailing comma":             `{"rrsets": [1,]}`,
+		"leading zero":               `{"x": 01}`,
+		"bad escape":                 `{"name": "\x"}`,
+		"bad unicode escape":         `{"name": "\u12"}`,
+		"control character":          "{\"name\": \"a\tb\"}",
+		"unterminated string":        `{"name": "abc`,
+		"unterminated object":        `{"name": "abc"`,
+		"missing colon":              `{"name" "abc"}`,
+		"bare word":                  `{"name": nope}`,
+		"empty":                      ``,
+		"modified_at large":          `{"rrsets": [{"comments": [{"modified_at": 18446744073709551615}]}]}`,
+		"modified_at too large":      `{"rrsets": [{"comments": [{"modified_at": 18446744073709551616}]}]}`,
+		"type error then syntax":     `{"name": 1, "rrsets": [}`,
+		"nested wrong kinds":         `{"rrsets": [{"records": [{"content": [1, 2]}], "ttl": {}}]}`,
+		"deeply nested skipped":      `{"x": ` + strings.Repeat("[", 500) + strings.Repeat("]", 500) + `}`,
+		"nested too deeply":          `{"x": ` + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + `}`,
+		"nested too deeply, cut":     `{"x": ` + strings.Repeat(`{"y": `, 10001),
+		"soa_edit_api":               `{"soa_edit_api": "INCEPTION-INCREMENT", "SOA_EDIT_API": "DEFAULT"}`,
+		"soa_edit_api number":        `{"soa_edit_api": 1}`,
+		"soa settings":               `{"soa_edit_api": "SOA-EDIT", "soa_edit": "INCEPTION-INCREMENT", "name": "x."}`,
+		"soa settings in any case":   `{"SOA_EDIT_API": "EPOCH", "Soa_Edit": "NONE"}`,
+		"soa settings null":          `{"soa_edit_api": null, "soa_edit": null}`,
+		"ttl minus zero":             `{"rrsets": [{"ttl": -0}]}`,
+		"ttl huge":                   `{"rrsets": [{"ttl": 1` + strings.Repeat("0", 400) + `}]}`,
+		"unicode key folding s":      "{\"rr\u017fets\": [{\"ttl\": 3}]}",
+		"whitespace everywhere":      " { \"rrsets\" : [ { \"ttl\" : 7 } ] } ",
+		"number forms skipped":       `{"x": [0, -0, 0.5, 1E9, 1e-9, -12.34e+5]}`,
+		"malformed numbers":          `{"x": 1.}`,
+		"malformed exponent":         `{"x": 1e}`,
+		"minus alone":                `{"x": -}`,
+		"unicode key case folding":   "{\"nam\u212a\": \"x\"}",
 	}
 	for name, data := range cases {
 		t.Run(name, func(t *testing.T) { sameAsEncodingJSON(t, []byte(data)) })
 	}
 }
 
-func TestDecodeSOASettings(t *testing.T) {
-	z, err := Decode([]byte(`{"name": "x.", "soa_edit": "EPOCH", "soa_edit_api": "SOA-EDIT", "rrsets": []}`))
-	require.NoError(t, err)
-	assert.Equal(t, "SOA-EDIT", z.SOAEditAPI)
-	assert.Equal(t, "EPOCH", z.SOAEdit)
-}
-
 func TestDecodeErrors(t *testing.T) {
 	_, err := Decode([]byte(`{"rrsets": [{"ttl": "300"}]}`))
 	var te *TypeError
 	require.ErrorAs(t, err, &te)
-	assert.Equal(t, "rrset ttl", te.Field)
+	assert.Equal(t, "rrsets.0.ttl", te.Field)
+	assert.Contains(t, te.Error(), "rrsets.0.ttl has a value of the wrong kind (string)")
 
 	_, err = Decode([]byte(`{"rrsets": [`))
 	var se *SyntaxError
@@ -168,6 +175,14 @@ func TestDecodeErrors(t *testing.T) {
 	_, err = Decode([]byte(`{"rrsets": ]}`))
 	require.ErrorAs(t, err, &se)
 	assert.NotErrorIs(t, err, io.ErrUnexpectedEOF, "malformed JSON is not cut short")
+
+	_, err = Decode([]byte(`{"name": 1, "rrsets": [{"ttl": 3`))
+	require.ErrorAs(t, err, &se, "a syntax error wins over a type error before it, as with encoding/json")
+	assert.ErrorIs(t, err, io.ErrUnexpectedEOF, "an answer cut short after a wrong kind is still cut short")
+
+	_, err = Decode([]byte(`{"name": 1, "rrsets": [}`))
+	require.ErrorAs(t, err, &se)
+	assert.NotErrorIs(t, err, io.ErrUnexpectedEOF)
 }
 
 func TestDecodeLargeZone(t *testing.T) {
@@ -212,10 +227,13 @@ func servedZone(n int) []byte {
 	return []byte(sb.String())
 }
 
-// TestDecodeAllocations bounds the allocations per RRset: the name, the
-// records and comments slices and the content; the type and the comment are
-// shared. A value that escapes per element (an error variable taken by
-// address, a closure) shows up here before it shows up in a profile.
+// TestDecodeAllocations bounds the allocations per RRset of a served zone:
+// six, measured — the name, the records and comments slices, the record's
+// content and the comment's content and account (each string is a copy, as
+// with encoding/json; the type "A" costs none, Go makes one-byte strings
+// without allocating). The zone's slice of RRsets grows by doubling, a few
+// allocations in all. A value that escapes per element shows up here
+// before it shows up in a profile.
 func TestDecodeAllocations(t *testing.T) {
 	const n = 1000
 	data := servedZone(n)
@@ -224,7 +242,7 @@ func TestDecodeAllocations(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
-	assert.LessOrEqual(t, allocs/n, 4.1, "%.0f allocations for %d RRsets", allocs, n)
+	assert.LessOrEqual(t, allocs/n, 6.1, "%.0f allocations for %d RRsets", allocs, n)
 }
 
 func BenchmarkDecode(b *testing.B) {
