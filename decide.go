@@ -20,6 +20,9 @@ type intent struct {
 	deletes deleteMode
 	// force lets the deletes pass the delete guard (ForceDeletes).
 	force bool
+	// owner, for an explicit delete, is the object asking for it: an
+	// RRset recorded for another object of the writer is not deleted.
+	owner string
 }
 
 // deleteMode is how an operation deletes the writer's absent RRsets.
@@ -32,6 +35,12 @@ const (
 	// deleteNow: at once, the caller asked for it (Remove, Teardown).
 	deleteNow
 )
+
+// othersOwn reports whether an explicit delete would take an RRset from
+// another object of the writer than the one asking.
+func (in intent) othersOwn(c rrset.Change) bool {
+	return c.Op == rrset.OpDelete && in.deletes == deleteNow && in.owner != "" && c.Old.Owner != "" && c.Old.Owner != in.owner
+}
 
 // inScope reports whether the operation may change k.
 func (in intent) inScope(k rrset.Key) bool {
@@ -106,7 +115,9 @@ func decide(in intent, obs *observation, ru rules, rec recall) decision {
 	plan := rrset.Diff(desired, live, ru.writer)
 	var d decision
 	if in.keys != nil {
-		plan.Changes = slices.DeleteFunc(plan.Changes, func(c rrset.Change) bool { return !in.inScope(c.Key()) })
+		plan.Changes = slices.DeleteFunc(plan.Changes, func(c rrset.Change) bool {
+			return !in.inScope(c.Key()) || in.othersOwn(c)
+		})
 		// Deletes come first in a plan.
 		plan.Changes = append(d.explicitDeletes(in, obs, ru), plan.Changes...)
 	}
@@ -174,8 +185,8 @@ func (d *decision) explicitDeletes(in intent, obs *observation, ru rules) []rrse
 			rr, disabled = obs.disabled[i], true
 		}
 		switch {
-		case rr.ManagedBy == ru.writer && !disabled:
-			// Diff deletes it.
+		case rr.ManagedBy == ru.writer && !disabled, rr.ManagedBy == ru.writer && in.owner != "" && rr.Owner != "" && rr.Owner != in.owner:
+			// Diff deletes it, or it is another object's (othersOwn).
 		case rr.ManagedBy == ru.writer, rr.ManagedBy == "" && ru.adopt:
 			old := rr
 			out = append(out, rrset.Change{Op: rrset.OpDelete, Old: &old})

@@ -45,9 +45,12 @@ func (r *Reconciler) Apply(ctx context.Context, zone string, rr rrset.RRset, opt
 // idempotent: an absent RRset is Programmed, with no PATCH. Another writer's
 // RRset is Blocked (conflict.NotOwner); one no writer holds is Blocked
 // (conflict.Unowned) unless the Reconciler adopts (WithAdoption), when it is
-// deleted. Within the writer, the controller arbitrates between its objects:
-// Remove deletes the RRset whichever of them is recorded as its owner.
+// deleted. With WithOwner(ref), Remove deletes the RRset only while no other
+// object of the writer is recorded as its owner: an object that lost the
+// RRset to another (a handover) does not delete it from under that one, and
+// has nothing left to remove.
 func (r *Reconciler) Remove(ctx context.Context, zone string, key rrset.Key, opts ...SyncOption) (Result, error) {
+	rc := newRunConfig(opts)
 	canonical, err := canonicalZone(zone)
 	if err != nil {
 		return Result{Zone: zone}, err
@@ -56,8 +59,11 @@ func (r *Reconciler) Remove(ctx context.Context, zone string, key rrset.Key, opt
 	if err != nil {
 		return Result{Zone: canonical}, err
 	}
+	if why := validOwner(rc.owner); why != "" {
+		return Result{Zone: canonical}, &InputError{Zone: canonical, Err: fmt.Errorf("owner %q: %s", rc.owner, why)}
+	}
 	desired, _ := rrset.NewSet(canonical)
-	in := intent{desired: desired, keys: []rrset.Key{k}, deletes: deleteNow}
+	in := intent{desired: desired, keys: []rrset.Key{k}, deletes: deleteNow, owner: rc.owner}
 	o := r.newOp("remove", canonical, in, readScope{name: k.Name, typ: k.Type}, true)
 	return o.do(ctx, o.run)
 }
@@ -69,7 +75,7 @@ func canonicalKey(zone string, key rrset.Key) (rrset.Key, error) {
 		return rrset.Key{}, &InputError{Zone: zone, Err: err}
 	}
 	typ := strings.ToUpper(strings.TrimSpace(key.Type))
-	if typ == "" || strings.ContainsFunc(typ, func(c rune) bool { return !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-') }) {
+	if typ == "" || strings.ContainsFunc(typ, func(c rune) bool { return (c < 'A' || c > 'Z') && (c < '0' || c > '9') && c != '-' }) {
 		return rrset.Key{}, &InputError{Zone: zone, Err: fmt.Errorf("type %q is not a type mnemonic", key.Type)}
 	}
 	return rrset.Key{Name: name, Type: typ}, nil

@@ -124,9 +124,3 @@ func (r Result) waiting() []Deferral {
 }
 
 func (r Result) pending() bool { return len(r.waiting()) > 0 }
-
-// inSync reports whether the operation left nothing to do: nothing
-// blocked, refused, postponed or waiting.
-func (r Result) inSync() bool {
-	return len(r.Blocked) == 0 && len(r.Refused) == 0 && len(r.Postponed) == 0 && !r.pending()
-}

@@ -85,7 +85,7 @@ func (r *Reconciler) syncOp(verb, zone string, desired []rrset.RRset, opts []Syn
 	if err != nil {
 		return nil, err
 	}
-	in := intent{desired: want, force: rc.forceDeletes}
+	in := intent{desired: want, deletes: deleteGated, force: rc.forceDeletes}
 	if rc.teardown {
 		in.deletes = deleteNow
 	}

@@ -190,7 +190,7 @@ func (s ZoneSpec) differences(zone string, z *powerdns.Zone) []ZoneDifference {
 		kind = string(*z.Kind)
 	}
 	diff("kind", s.Kind, kind)
-	if s.Nameservers != nil && len(s.Nameservers) > 0 {
+	if len(s.Nameservers) > 0 {
 		var have []string
 		for _, rr := range z.RRsets {
 			if rr.Name != nil && rr.Type != nil && strings.EqualFold(*rr.Name, zone) && *rr.Type == "NS" {

@@ -58,10 +58,6 @@ func genericType(up string) (string, bool) {
 	return "TYPE" + strconv.FormatUint(v, 10), true
 }
 
-// maxRDATA is the most octets of data one record can carry (RFC 1035
-// §3.2.1: RDLENGTH is 16 bits).
-const maxRDATA = 1<<16 - 1
-
 // canonGeneric is RFC 3597 data: "\# length hex", the hexadecimal in lower
 // case and in one piece (PowerDNS refuses it cut by blanks), the length in
 // decimal without leading zeros, as PowerDNS prints it; "\# 0" holds no

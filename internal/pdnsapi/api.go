@@ -33,7 +33,7 @@ func metadataKind(kind string) (powerdns.MetadataKind, error) {
 	}
 	for i := 0; i < len(kind); i++ {
 		c := kind[i]
-		if !('a' <= c && c <= 'z') && !('A' <= c && c <= 'Z') && !('0' <= c && c <= '9') && c != '-' && c != '_' {
+		if (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (c < '0' || c > '9') && c != '-' && c != '_' {
 			return "", fmt.Errorf("%w %q: only letters, digits, '-' and '_'", ErrInvalidMetadataKind, kind)
 		}
 	}

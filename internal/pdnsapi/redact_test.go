@@ -69,14 +69,14 @@ func testEchoedSecrets(t *testing.T, key, password string) {
 		"query-escaped": func(k, p string) string {
 			return "GET /?api-key=" + url.QueryEscape(k) + "&pw=" + url.QueryEscape(p) + " refused"
 		},
-		"percent-escaped in full": func(k, p string) string {
+		"percent-escaped in full": func(k, _ string) string {
 			var b strings.Builder
 			for i := 0; i < len(k); i++ {
 				fmt.Fprintf(&b, "%%%02x", k[i])
 			}
 			return "GET /?api-key=" + b.String() + " refused"
 		},
-		"cut off in the key": func(k, p string) string {
+		"cut off in the key": func(k, _ string) string {
 			pad := strings.Repeat("x", pdnserrors.MaxBodySize-len(`{"error": "`)-10)
 			return `{"error": "` + pad + k + `"}`
 		},

@@ -2,11 +2,9 @@ package reliability_test
 
 import (
 	"context"
-	"sort"
 	"strings"
 	"testing"
 
-	"github.com/joeig/go-powerdns/v3"
 	"github.com/stretchr/testify/require"
 
 	"github.com/pdnskit/reconcile"
@@ -45,18 +43,6 @@ func takeSnapshot(t *testing.T, srv *pdnstest.Server, zone string) snapshot {
 		}
 	}
 	return s
-}
-
-// metadataString renders a metadata listing in one stable spelling.
-func metadataString(md []powerdns.Metadata) string {
-	var lines []string
-	for _, m := range md {
-		if m.Kind != nil {
-			lines = append(lines, string(*m.Kind)+"="+strings.Join(m.Metadata, "|"))
-		}
-	}
-	sort.Strings(lines)
-	return strings.Join(lines, "\n")
 }
 
 // typesAt lists the types held at each name.
