@@ -43,10 +43,10 @@ type stamp struct {
 // canonicalRRset canonicalises d again for zone and stamps it: an RRset
 // literal, or one made for another spelling of the zone, must still compare
 // equal to what PowerDNS returns.
-func (s stamp) canonicalRRset(zone string, d rrset.RRset) (rrset.RRset, error) {
-	rr, err := rrset.New(zone, d.Name, d.Type, d.TTL, d.Records...)
+func (s stamp) canonicalRRset(zone rrset.Zone, d rrset.RRset) (rrset.RRset, error) {
+	rr, err := zone.New(d.Name, d.Type, d.TTL, d.Records...)
 	if err != nil {
-		return rrset.RRset{}, &InputError{Zone: zone, Err: err}
+		return rrset.RRset{}, &InputError{Zone: zone.String(), Err: err}
 	}
 	rr.ManagedBy, rr.Owner = s.writer, s.owner
 	return rr, nil
@@ -59,9 +59,13 @@ func (s stamp) desiredSet(zone string, desired []rrset.RRset) (*rrset.Set, error
 	if err != nil {
 		return nil, &InputError{Zone: zone, Err: err}
 	}
+	z, err := rrset.ParseZone(zone)
+	if err != nil {
+		return nil, &InputError{Zone: zone, Err: err}
+	}
 	set.Grow(len(desired))
 	for _, d := range desired {
-		rr, err := s.canonicalRRset(zone, d)
+		rr, err := s.canonicalRRset(z, d)
 		if err != nil {
 			return nil, err
 		}

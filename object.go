@@ -29,7 +29,11 @@ func (r *Reconciler) Apply(ctx context.Context, zone string, rr rrset.RRset, opt
 	if err != nil {
 		return Result{Zone: canonical}, err
 	}
-	want, err := st.canonicalRRset(canonical, rr)
+	z, err := rrset.ParseZone(canonical)
+	if err != nil {
+		return Result{Zone: canonical}, &InputError{Zone: canonical, Err: err}
+	}
+	want, err := st.canonicalRRset(z, rr)
 	if err != nil {
 		return Result{Zone: canonical}, err
 	}

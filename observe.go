@@ -75,11 +75,15 @@ func observe(zone string, z zonejson.Zone, md []powerdns.Metadata, writer string
 	if err != nil {
 		return nil, err
 	}
+	origin, err := rrset.ParseZone(zone)
+	if err != nil {
+		return nil, err
+	}
 	obs.set = set
 	set.Grow(len(z.RRsets))
 	soa := false
 	for _, p := range z.RRsets {
-		rr, allDisabled, ok := obs.liveRRset(zone, p, warn)
+		rr, allDisabled, ok := obs.liveRRset(origin, p, warn)
 		if !ok || !scope.covers(rr.Key()) {
 			continue
 		}
@@ -104,7 +108,7 @@ func observe(zone string, z zonejson.Zone, md []powerdns.Metadata, writer string
 // contents of its enabled records, its writer and owner from our comment or
 // the metadata claims, its other comments kept aside. When every record is
 // disabled, Records holds the disabled ones and allDisabled is true.
-func (o *observation) liveRRset(zone string, p zonejson.RRset, warn func(msg string, args ...any)) (rr rrset.RRset, allDisabled, ok bool) {
+func (o *observation) liveRRset(zone rrset.Zone, p zonejson.RRset, warn func(msg string, args ...any)) (rr rrset.RRset, allDisabled, ok bool) {
 	var enabled, disabled []string
 	for _, rec := range p.Records {
 		if rec.Disabled {
@@ -121,7 +125,7 @@ func (o *observation) liveRRset(zone string, p zonejson.RRset, warn func(msg str
 		// An RRset with comments only: nothing to write over.
 		return rrset.RRset{}, false, false
 	}
-	rr, err := rrset.NewLive(zone, p.Name, p.Type, p.TTL, contents...)
+	rr, err := zone.NewLive(p.Name, p.Type, p.TTL, contents...)
 	if err != nil {
 		warn("live RRset not understood", "zone", zone, "name", p.Name, "type", p.Type, "error", err)
 		return rrset.RRset{}, false, false

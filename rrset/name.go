@@ -3,7 +3,6 @@ package rrset
 import (
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"unicode/utf8"
 
 	"golang.org/x/net/idna"
@@ -106,14 +105,7 @@ type zoneName struct {
 	wire  int    // octets in wire form, root label included
 }
 
-// lastZone caches the last zone parsed: callers build many RRsets of one
-// zone, each naming it again.
-var lastZone atomic.Pointer[zoneName]
-
 func parseZone(zone string) (zoneName, error) {
-	if z := lastZone.Load(); z != nil && z.given == zone {
-		return *z, nil
-	}
 	if zone == "" || zone == "@" {
 		return zoneName{}, &NameError{Name: zone, Reason: ReasonEmptyName,
 			Detail: "a zone needs a name; \"@\" and \"\" stand for the apex of one"}
@@ -136,9 +128,7 @@ func parseZone(zone string) (zoneName, error) {
 	if string(b) != zone {
 		text = string(b)
 	}
-	z := zoneName{given: zone, text: text, wire: wire}
-	lastZone.Store(&z)
-	return z, nil
+	return zoneName{given: zone, text: text, wire: wire}, nil
 }
 
 // canonical implements CanonicalName for an already parsed zone.

@@ -103,6 +103,11 @@ func build(zone, name, typ string, ttl uint32, contents []string, strict bool) (
 	if err != nil {
 		return RRset{}, &NameError{Zone: zone, Name: name, Reason: ReasonInvalidZone, Err: err}
 	}
+	return z.build(name, typ, ttl, contents, strict)
+}
+
+func (z zoneName) build(name, typ string, ttl uint32, contents []string, strict bool) (RRset, error) {
+	zone := z.given
 	owner, err := z.canonical(name)
 	if err != nil {
 		return RRset{}, err
