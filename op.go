@@ -32,7 +32,7 @@ type op struct {
 	// requeueKey keys the operation's requeue streak in the zone's memory.
 	requeueKey string
 	// released is set when a background release of the zone lock took
-	// over the turn (see finish).
+	// over the turn (see freeLock).
 	released atomic.Bool
 }
 
