@@ -11,15 +11,22 @@ GOLANGCI_LINT := $(BIN)/golangci-lint-$(GOLANGCI_LINT_VERSION)
 
 all: lint test
 
-## test: every test, with -race, against real PowerDNS servers (4.7, 4.9, 5.1; gsqlite3 and LMDB); then
+## test: every test, with -race, against real PowerDNS servers (4.7, 4.9, 5.1; gsqlite3 and LMDB), of the root
+## module and then of each of NESTED_MODULES; then
 ## fails if anything the tests printed (all of it, -v, kept in TEST_LOG) holds an API key of the harness
 TEST_LOG   ?= $(CURDIR)/.cache/test.log
 TEST_FLAGS ?= -v
 NO_API_KEY := internal/reliability/no-api-key.sh
+# Modules of their own inside the tree (./... stops at their go.mod): tested and
+# linted after the root module, each from its own directory.
+NESTED_MODULES ?= examples/controller
 test:
 	@mkdir -p $(dir $(TEST_LOG))
 	@status=0; \
 	bash -o pipefail -c 'eval "$$($(SERVERS))" && $(GO) test -race -count=1 -timeout 20m $(TEST_FLAGS) $(PKGS) 2>&1 | tee $(TEST_LOG)' || status=$$?; \
+	for mod in $(NESTED_MODULES); do \
+		bash -o pipefail -c 'eval "$$($(SERVERS))" && cd '"$$mod"' && $(GO) test -race -count=1 -timeout 20m $(TEST_FLAGS) ./... 2>&1 | tee -a $(TEST_LOG)' || status=$$?; \
+	done; \
 	$(NO_API_KEY) $(TEST_LOG) || status=1; \
 	exit $$status
 
@@ -46,12 +53,17 @@ reliability:
 test-unit:
 	PDNS_TEST_PROVIDER=process PDNS_TEST_ROOTS=none $(GO) test -race -count=1 -short $(PKGS)
 
-## lint: go vet, gofmt, golangci-lint and a go.mod/go.sum that go mod tidy leaves alone
+## lint: go vet, gofmt, golangci-lint and a go.mod/go.sum that go mod tidy leaves alone, for the root module
+## and each of NESTED_MODULES
 lint: $(GOLANGCI_LINT)
 	$(GO) vet ./...
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) mod tidy -diff
 	$(GOLANGCI_LINT) run ./...
+	@for mod in $(NESTED_MODULES); do \
+		echo "cd $$mod && $(GO) vet ./... && $(GO) mod tidy -diff && $(GOLANGCI_LINT) run ./..."; \
+		(cd $$mod && $(GO) vet ./... && $(GO) mod tidy -diff && $(GOLANGCI_LINT) run ./...) || exit 1; \
+	done
 
 $(GOLANGCI_LINT):
 	@mkdir -p $(BIN)

@@ -47,12 +47,9 @@ func (o *DNSRecordSet) DeepCopy() *DNSRecordSet {
 // DeepCopyObject implements runtime.Object.
 func (o *DNSRecordSet) DeepCopyObject() runtime.Object { return o.DeepCopy() }
 
-// DeepCopyObject implements runtime.Object.
-func (l *DNSRecordSetList) DeepCopyObject() runtime.Object {
-	if l == nil {
-		return nil
-	}
-	out := &DNSRecordSetList{TypeMeta: l.TypeMeta}
+// DeepCopyInto copies l into out.
+func (l *DNSRecordSetList) DeepCopyInto(out *DNSRecordSetList) {
+	*out = *l
 	l.ListMeta.DeepCopyInto(&out.ListMeta)
 	if l.Items != nil {
 		out.Items = make([]DNSRecordSet, len(l.Items))
@@ -60,6 +57,15 @@ func (l *DNSRecordSetList) DeepCopyObject() runtime.Object {
 			l.Items[i].DeepCopyInto(&out.Items[i])
 		}
 	}
+}
+
+// DeepCopyObject implements runtime.Object.
+func (l *DNSRecordSetList) DeepCopyObject() runtime.Object {
+	if l == nil {
+		return nil
+	}
+	out := new(DNSRecordSetList)
+	l.DeepCopyInto(out)
 	return out
 }
 
@@ -84,12 +90,9 @@ func (z *DNSZone) DeepCopy() *DNSZone {
 // DeepCopyObject implements runtime.Object.
 func (z *DNSZone) DeepCopyObject() runtime.Object { return z.DeepCopy() }
 
-// DeepCopyObject implements runtime.Object.
-func (l *DNSZoneList) DeepCopyObject() runtime.Object {
-	if l == nil {
-		return nil
-	}
-	out := &DNSZoneList{TypeMeta: l.TypeMeta}
+// DeepCopyInto copies l into out.
+func (l *DNSZoneList) DeepCopyInto(out *DNSZoneList) {
+	*out = *l
 	l.ListMeta.DeepCopyInto(&out.ListMeta)
 	if l.Items != nil {
 		out.Items = make([]DNSZone, len(l.Items))
@@ -97,5 +100,14 @@ func (l *DNSZoneList) DeepCopyObject() runtime.Object {
 			l.Items[i].DeepCopyInto(&out.Items[i])
 		}
 	}
+}
+
+// DeepCopyObject implements runtime.Object.
+func (l *DNSZoneList) DeepCopyObject() runtime.Object {
+	if l == nil {
+		return nil
+	}
+	out := new(DNSZoneList)
+	l.DeepCopyInto(out)
 	return out
 }

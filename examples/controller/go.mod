@@ -4,6 +4,7 @@ go 1.25.0
 
 require (
 	github.com/go-logr/logr v1.4.3
+	github.com/joeig/go-powerdns/v3 v3.23.0
 	github.com/pdnskit/reconcile v0.0.0
 	github.com/stretchr/testify v1.11.1
 	k8s.io/api v0.34.3
@@ -47,7 +48,6 @@ require (
 	github.com/google/gnostic-models v0.7.0 // indirect
 	github.com/google/go-cmp v0.7.0 // indirect
 	github.com/google/uuid v1.6.0 // indirect
-	github.com/joeig/go-powerdns/v3 v3.23.0 // indirect
 	github.com/josharian/intern v1.0.0 // indirect
 	github.com/json-iterator/go v1.1.12 // indirect
 	github.com/klauspost/compress v1.18.0 // indirect

@@ -7,7 +7,9 @@
 //     from a finalizer (recordset.go);
 //   - DNSZone: EnsureZone, and DeleteZone from a finalizer (zone.go);
 //   - both publish the library's Programmed condition (status.go) and
-//     requeue when the library says, never through the rate limiter.
+//     requeue when the library says, never through the rate limiter;
+//   - -adopt and -report serve a migration from a hand-written PowerDNS
+//     client (migrate.go).
 //
 // It needs a Kubernetes API server with the two CRDs installed, and a
 // PowerDNS API (-pdns-url, key in PDNS_API_KEY). Its tests run the same
@@ -16,6 +18,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -46,9 +49,24 @@ func main() {
 func run() error {
 	pdnsURL := flag.String("pdns-url", os.Getenv("PDNS_API_URL"), "PowerDNS API base URL, e.g. http://pdns.dns.svc:8081 (default $PDNS_API_URL)")
 	leaderElect := flag.Bool("leader-elect", true, "run one active replica: objects are reconciled one at a time")
+	adopt := flag.Bool("adopt", false, "take over the RRsets the objects name that no writer claims (written before this library); for a migration, then turn off")
+	reportZone := flag.String("report", "", "print who holds each RRset of this zone, and exit")
 	flag.Parse()
 	if *pdnsURL == "" {
 		return errors.New("-pdns-url or PDNS_API_URL is required")
+	}
+	var opts []pdnsreconcile.Option
+	if *adopt {
+		opts = append(opts, pdnsreconcile.WithAdoption())
+	}
+	// The API key comes from the environment, never a flag, which any
+	// process on the node could read.
+	pdns, err := newPowerDNS(*pdnsURL, os.Getenv("PDNS_API_KEY"), ctrl.Log.WithName("powerdns"), opts...)
+	if err != nil {
+		return err
+	}
+	if *reportZone != "" {
+		return report(context.Background(), os.Stdout, pdns, *reportZone)
 	}
 
 	scheme := runtime.NewScheme()
@@ -71,12 +89,6 @@ func run() error {
 		return fmt.Errorf("new manager: %w", err)
 	}
 
-	// The API key comes from the environment, never a flag, which any
-	// process on the node could read.
-	pdns, err := newPowerDNS(*pdnsURL, os.Getenv("PDNS_API_KEY"), ctrl.Log.WithName("powerdns"))
-	if err != nil {
-		return err
-	}
 	if err := NewRecordSetReconciler(mgr.GetClient(), pdns, mgr.GetEventRecorderFor("dnsrecordset")).SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("set up DNSRecordSet controller: %w", err)
 	}
