@@ -8,10 +8,11 @@ GOLANGCI_LINT_VERSION := v2.15.0
 GOLANGCI_LINT := $(BIN)/golangci-lint-$(GOLANGCI_LINT_VERSION)
 
 # MODULES are the Go modules of this repository: the library at the root, and
-# tooling in modules of its own, so that what only the tooling needs never
-# reaches the library's go.mod. Each target that runs go per package runs it
+# tooling and the controller example in modules of their own, so that what
+# only they need (gonum/plot, controller-runtime) never reaches the library's
+# go.mod. Each target that runs go per package runs it
 # in every module.
-MODULES := . internal/bench
+MODULES := . internal/bench examples/controller
 
 .PHONY: all test test-unit lint images testdata demo bench clean
 
