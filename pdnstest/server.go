@@ -43,6 +43,12 @@ type Server struct {
 	Backend Backend
 	// Client is a go-powerdns client for the server, with the API key set.
 	Client *powerdns.Client
+	// Frontends are the pdns_server instances of a server that runs
+	// several on one database (GPGSQL), each with its own API, DNS port
+	// and caches; URL is then a round-robin that sends consecutive requests
+	// to alternate frontends, and DNSAddr the first frontend's. Nil for a
+	// server of one instance.
+	Frontends []Frontend
 
 	stop func(context.Context) error
 	logs func() string
@@ -53,6 +59,8 @@ type Server struct {
 	// first that answers. There is more than one when a container's mapped
 	// ports may be on the reported Docker host or on loopback.
 	endpoints []endpoint
+	// db is the database of a gpgsql frontend.
+	db *database
 }
 
 type endpoint struct{ url, dnsAddr string }
@@ -91,6 +99,9 @@ func (s *Server) Stop(ctx context.Context) error {
 // Kill stops the server abruptly (SIGKILL for a process, a stop without
 // grace for a container), keeping its data and ports, so a test can see
 // what a client does when PowerDNS goes away in the middle of a request.
+// A server with Frontends loses all of them at once; its database and its
+// round-robin stay, and the round-robin answers 502 Bad Gateway until
+// Restart.
 func (s *Server) Kill(ctx context.Context) error {
 	if s.kill == nil {
 		return errors.New("pdnstest: server cannot be killed")
@@ -217,12 +228,16 @@ func pickTarget(o options) (Target, error) {
 	if len(targets) == 0 {
 		return Target{}, ErrNoServer
 	}
-	return Target{}, fmt.Errorf("no configured target runs the %s backend", o.backend)
+	return Target{}, fmt.Errorf("%w: %s", ErrNoBackend, o.backend)
 }
+
+// ErrNoBackend is returned when no configured target runs the backend
+// asked for (WithBackend); tests skip on it unless PDNS_TEST_REQUIRED=1.
+var ErrNoBackend = errors.New("no configured target runs the backend")
 
 func skipOrFail(tb testing.TB, err error) {
 	tb.Helper()
-	if os.Getenv(EnvRequired) == "1" || !errors.Is(err, ErrNoServer) {
+	if os.Getenv(EnvRequired) == "1" || !errors.Is(err, ErrNoServer) && !errors.Is(err, ErrNoBackend) {
 		tb.Fatalf("pdnstest: %v", err)
 	}
 	tb.Skipf("pdnstest: %v", err)
@@ -239,10 +254,12 @@ func start(ctx context.Context, target Target, o options) (*Server, error) {
 	srv := &Server{Target: target, APIKey: key, Backend: target.Backend}
 	ctx, cancel := context.WithTimeout(ctx, o.startTimeout)
 	defer cancel()
-	switch target.Provider {
-	case Container:
+	switch {
+	case target.Backend == GPGSQL:
+		err = startGPGSQL(ctx, srv, o.args)
+	case target.Provider == Container:
 		err = startContainer(ctx, srv, o.args)
-	case Process:
+	case target.Provider == Process:
 		err = startProcess(ctx, srv, o.args)
 	default:
 		err = fmt.Errorf("unknown provider %q", target.Provider)

@@ -118,16 +118,21 @@ configure_root() {
 	[ -n "$pgschema" ] && install -m 0644 "$root/$pgschema" "$root/usr/share/pdnskit/schema.pgsql.sql"
 }
 
-# configure_postgres makes a PostgreSQL root whose postgres-start creates a
-# cluster on first start (trust authentication on the listening address: a
-# test database on a private network) and runs the server in the foreground.
+# configure_postgres makes a PostgreSQL root holding a cluster (trust
+# authentication on the listening address: a test database on a private
+# network), made now by postgres-start so that a container starts in about a
+# second rather than seven, and whose postgres-start runs the server in the
+# foreground.
 configure_postgres() {
-	local root=$1
+	local root=$1 uid gid
 	install -m 0755 "$here/postgres-start" "$root/usr/local/sbin/postgres-start"
 	mkdir -p "$root/var/lib/pdnskit-postgres" "$root/run/postgresql"
 	chroot "$root" chown postgres:postgres /var/lib/pdnskit-postgres /run/postgresql
 	# The cluster Debian made at install time is not used.
 	rm -rf "$root/var/lib/postgresql/15/main" "$root/etc/postgresql/15/main"
+	uid=$(chroot "$root" id -u postgres)
+	gid=$(chroot "$root" id -g postgres)
+	chroot --userspec="$uid:$gid" "$root" /usr/local/sbin/postgres-start --init-only
 }
 
 # slim_root drops what no server needs; it only makes images larger.
