@@ -36,6 +36,9 @@ type Reconciler struct {
 	instance string
 	doneMu   sync.Mutex
 	done     map[string]string
+
+	// writes records when RRsets were written, for Verify (verify.go).
+	writes writeLog
 }
 
 // New returns a Reconciler for the PowerDNS server whose API is at serverURL
