@@ -29,15 +29,15 @@ import (
 // frontends, skipping where none is configured.
 func forEachFrontendPair(t *testing.T, fn func(t *testing.T, srv *pdnstest.Server)) {
 	t.Helper()
-	var any bool
+	var ran bool
 	for _, srv := range pdnstest.Servers(t) {
 		if len(srv.Frontends) < 2 {
 			continue
 		}
-		any = true
+		ran = true
 		t.Run(srv.Name(), func(t *testing.T) { fn(t, srv) })
 	}
-	if !any {
+	if !ran {
 		t.Skip("no server with several frontends configured (" + pdnstest.EnvGPGSQLImages + ", " + pdnstest.EnvGPGSQLRoots + ")")
 	}
 }

@@ -22,10 +22,17 @@ const pgAlias = "pdnstest-postgres"
 // one alike.
 const psqlPath = "/usr/lib/postgresql/15/bin/psql"
 
+// pgDataDir is where the PostgreSQL container keeps its cluster: on a
+// tmpfs, as PowerDNS's gpgsql backend connects anew for every API request
+// and a connection to a cluster on the image's overlay filesystem took
+// three times as long here (160 ms against 55).
+const pgDataDir = "/pdnstest-pgdata"
+
 // startPostgresContainer runs image on a network of its own, which the
 // frontend containers join. The image is pdnskit/postgres:15 or one that
-// behaves like it: arguments go to postgres, trust authentication (the
-// official postgres image does with POSTGRES_HOST_AUTH_METHOD=trust).
+// behaves like it: arguments go to postgres, the cluster goes where PGDATA
+// says, trust authentication (the official postgres image does all that
+// with POSTGRES_HOST_AUTH_METHOD=trust).
 func startPostgresContainer(ctx context.Context, image string) (*postgres, error) {
 	sweepOnce.Do(func() { sweepStale(ctx) })
 	nw, err := network.New(ctx, network.WithLabels(harnessLabels()))
@@ -44,7 +51,11 @@ func startPostgresContainer(ctx context.Context, image string) (*postgres, error
 	}
 	c, err = testcontainers.Run(ctx, image,
 		testcontainers.WithCmd(pgServerArgs()...),
-		testcontainers.WithEnv(map[string]string{"POSTGRES_HOST_AUTH_METHOD": "trust"}),
+		testcontainers.WithEnv(map[string]string{
+			"POSTGRES_HOST_AUTH_METHOD": "trust",
+			"PGDATA":                    pgDataDir + "/data",
+		}),
+		testcontainers.WithTmpfs(map[string]string{pgDataDir: "rw,mode=1777"}),
 		network.WithNetwork([]string{pgAlias}, nw),
 		testcontainers.WithLabels(harnessLabels()),
 	)
