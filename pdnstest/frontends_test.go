@@ -42,9 +42,12 @@ func forEachFrontendPair(t *testing.T, fn func(t *testing.T, srv *pdnstest.Serve
 	}
 }
 
+// testContext bounds a test of this file: generous, as every API request
+// on gpgsql opens a PostgreSQL connection (tens of milliseconds, more on a
+// busy machine) and these tests send hundreds.
 func testContext(t *testing.T) context.Context {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	t.Cleanup(cancel)
 	return ctx
 }
