@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path"
 
 	"github.com/docker/docker/api/types/container"
 	"github.com/testcontainers/testcontainers-go"
@@ -65,7 +66,18 @@ func startPostgresContainer(ctx context.Context, image string) (*postgres, error
 	if err != nil {
 		return pg, fmt.Errorf("run %s: %w", image, err)
 	}
-	pg.psql = func(ctx context.Context, db string, script []byte) error {
+	run := func(ctx context.Context, cmd ...string) error {
+		code, out, err := c.Exec(ctx, cmd, tcexec.Multiplexed())
+		if err != nil {
+			return fmt.Errorf("%s: %w", path.Base(cmd[0]), err)
+		}
+		if code != 0 {
+			b, _ := io.ReadAll(io.LimitReader(out, 4<<10))
+			return fmt.Errorf("%s exited %d: %s", path.Base(cmd[0]), code, bytes.TrimSpace(b))
+		}
+		return nil
+	}
+	pg.psql = func(ctx context.Context, db string, script []byte, pooled bool) error {
 		suffix, err := randomHex(8)
 		if err != nil {
 			return err
@@ -74,18 +86,32 @@ func startPostgresContainer(ctx context.Context, image string) (*postgres, error
 		if err := c.CopyToContainer(ctx, script, file, 0o644); err != nil {
 			return fmt.Errorf("copy SQL into the container: %w", err)
 		}
-		code, out, err := c.Exec(ctx, append([]string{psqlPath}, psqlArgs(5432, db, file)...), tcexec.Multiplexed())
-		if err != nil {
-			return fmt.Errorf("psql: %w", err)
+		port := 5432
+		if pooled {
+			port = pgbouncerPort
 		}
-		if code != 0 {
-			b, _ := io.ReadAll(io.LimitReader(out, 4<<10))
-			return fmt.Errorf("psql exited %d: %s", code, bytes.TrimSpace(b))
+		return run(ctx, append([]string{psqlPath}, psqlArgs(port, db, file)...)...)
+	}
+	pg.pool = func(ctx context.Context) (bool, error) {
+		if run(ctx, "test", "-x", pgbouncerPath) != nil {
+			return false, nil
 		}
-		return nil
+		const ini = "/tmp/pdnstest-pgbouncer.ini"
+		conf := pgbouncerConfig("0.0.0.0", pgbouncerPort, 5432, "/tmp/pgbouncer.log", "/tmp/pgbouncer.pid")
+		if err := c.CopyToContainer(ctx, conf, ini, 0o644); err != nil {
+			return true, fmt.Errorf("copy PgBouncer's configuration into the container: %w", err)
+		}
+		if err := run(ctx, pgbouncerPath, "-d", "-q", ini); err != nil {
+			return true, err
+		}
+		pg.port = pgbouncerPort
+		return true, nil
 	}
 	return pg, nil
 }
+
+// pgbouncerPort is where PgBouncer listens in the PostgreSQL container.
+const pgbouncerPort = 6432
 
 // imageFile reads one file of an image from a container created, never
 // started, for the purpose.

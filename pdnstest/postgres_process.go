@@ -112,7 +112,8 @@ func startPostgresProcess(ctx context.Context, root string) (*postgres, error) {
 		defer os.RemoveAll(dir)
 		return proc.stop(ctx)
 	}
-	pg.psql = func(ctx context.Context, db string, script []byte) error {
+	pgPort := pg.port
+	pg.psql = func(ctx context.Context, db string, script []byte, pooled bool) error {
 		f, err := os.CreateTemp(dir, "script-*.sql")
 		if err != nil {
 			return err
@@ -128,13 +129,44 @@ func startPostgresProcess(ctx context.Context, root string) (*postgres, error) {
 		if err != nil {
 			return fmt.Errorf("write SQL script: %w", err)
 		}
-		psql := exec.CommandContext(ctx, bin+"/psql", psqlArgs(pg.port, db, inside+"/"+filepath.Base(f.Name()))...)
+		port := pgPort
+		if pooled {
+			port = pg.port
+		}
+		psql := exec.CommandContext(ctx, bin+"/psql", psqlArgs(port, db, inside+"/"+filepath.Base(f.Name()))...)
 		psql.Dir = "/"
 		psql.SysProcAttr = processAttr(root, user)
 		if out, err := psql.CombinedOutput(); err != nil {
 			return fmt.Errorf("psql: %w: %s", err, strings.TrimSpace(string(out)))
 		}
 		return nil
+	}
+	pg.pool = func(ctx context.Context) (bool, error) {
+		bouncer := pgbouncerPath
+		if root != HostRoot {
+			bouncer = filepath.Join(root, pgbouncerPath)
+		}
+		if _, err := os.Stat(bouncer); err != nil {
+			return false, nil
+		}
+		port, err := freePort("127.0.0.1")
+		if err != nil {
+			return true, err
+		}
+		ini := filepath.Join(dir, "pgbouncer.ini")
+		if err := os.WriteFile(ini, pgbouncerConfig("127.0.0.1", port, pgPort, "", ""), 0o644); err != nil {
+			return true, fmt.Errorf("write PgBouncer's configuration: %w", err)
+		}
+		pool := &process{bin: pgbouncerPath, args: []string{inside + "/pgbouncer.ini"}, root: root, user: user, out: out}
+		if err := pool.start(); err != nil {
+			return true, err
+		}
+		stopPG := pg.stop
+		pg.stop = func(ctx context.Context) error {
+			return errors.Join(pool.stop(ctx), stopPG(ctx))
+		}
+		pg.port = port
+		return true, nil
 	}
 	select {
 	case <-proc.exited:

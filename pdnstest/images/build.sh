@@ -9,8 +9,9 @@
 # (sqlite database at /var/lib/powerdns/pdns.sqlite3 with the schema loaded, API
 # on 8081, DNS on 53, arguments appended to pdns_server; the LMDB and PostgreSQL
 # backends installed too) and imports it as pdnskit/pdns-auth:VERSION.
-# "postgres" makes a Debian bookworm root with PostgreSQL 15, the database the
-# gpgsql servers of the matrix share, and imports it as pdnskit/postgres:15.
+# "postgres" makes a Debian bookworm root with PostgreSQL 15 and PgBouncer, the
+# database the gpgsql servers of the matrix share, and imports it as
+# pdnskit/postgres:15.
 # The roots are kept in $PDNS_ROOTS_DIR (default ~/.cache/pdnskit/roots) and are
 # what the harness's process provider runs with chroot where Docker is absent.
 #
@@ -39,7 +40,9 @@ suite_of() {
 }
 
 pdns_packages=pdns-server,pdns-backend-sqlite3,pdns-backend-lmdb,pdns-backend-pgsql,sqlite3,tini
-postgres_packages=postgresql-15,tini
+# PgBouncer: PowerDNS's API connects to the database for every request,
+# and a PostgreSQL connection costs a fork; the harness pools them.
+postgres_packages=postgresql-15,pgbouncer,tini
 
 packages_of() {
 	case "$1" in
