@@ -158,6 +158,8 @@ func WithArgs(args ...string) Option {
 }
 
 // WithStartTimeout bounds the start-up; the default is DefaultStartTimeout.
+// A gpgsql server, which waits for its PostgreSQL before it starts its
+// frontends, gets twice as long.
 func WithStartTimeout(d time.Duration) Option { return func(o *options) { o.startTimeout = d } }
 
 // Start starts a PowerDNS server for this test alone and stops it when the
@@ -252,7 +254,13 @@ func start(ctx context.Context, target Target, o options) (*Server, error) {
 	}
 	key := APIKeyPrefix + suffix
 	srv := &Server{Target: target, APIKey: key, Backend: target.Backend}
-	ctx, cancel := context.WithTimeout(ctx, o.startTimeout)
+	budget := o.startTimeout
+	if target.Backend == GPGSQL {
+		// PostgreSQL first (shared, so perhaps started already), then
+		// two servers.
+		budget *= 2
+	}
+	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
 	switch {
 	case target.Backend == GPGSQL:
