@@ -111,7 +111,7 @@ type CacheLifetimes struct {
 // it held before: an answer put in the packet cache just before a
 // query-cache entry, made just before the write, expired.
 func (c CacheLifetimes) rrsetLifetime() time.Duration {
-	return c.Packet + max(c.Query, c.NegQuery)
+	return withTick(c.Packet) + withTick(max(c.Query, c.NegQuery))
 }
 
 // zoneLifetime is how long after a zone was created an instance that did
@@ -121,7 +121,18 @@ func (c CacheLifetimes) zoneLifetime() time.Duration {
 	if c.ZoneCache == 0 {
 		return 0
 	}
-	return c.ZoneCache + c.Packet
+	return withTick(c.ZoneCache) + withTick(c.Packet)
+}
+
+// withTick adds to a cache's lifetime the second by which an entry may
+// outlive it: PowerDNS keeps expiry times in whole seconds (seen here: with
+// cache-ttl 4, an answer cached before a write still served more than 4 s
+// after it).
+func withTick(d time.Duration) time.Duration {
+	if d == 0 {
+		return 0
+	}
+	return d + time.Second
 }
 
 // defaultCaches are PowerDNS's defaults (the same from 4.7 to 5.1).

@@ -73,20 +73,24 @@ func TestJudge(t *testing.T) {
 		visibleBy time.Time
 	}{
 		{name: "never written", found: Drift{Kind: DriftDifferent, Want: www}, caches: caches},
+		// The lifetime of an RRset: cache-ttl and negquery-cache-ttl, a
+		// second more each for PowerDNS's whole-second expiry: 82 s.
 		{name: "written within the lifetime", found: Drift{Kind: DriftDifferent, Want: www}, caches: caches,
-			written: 30 * time.Second, pending: true, visibleBy: t0.Add(50 * time.Second)},
+			written: 30 * time.Second, pending: true, visibleBy: t0.Add(52 * time.Second)},
 		{name: "written within the lifetime, missing", found: Drift{Kind: DriftMissing, Want: www}, caches: caches,
-			written: 79 * time.Second, pending: true, visibleBy: t0.Add(time.Second)},
+			written: 81 * time.Second, pending: true, visibleBy: t0.Add(time.Second)},
 		{name: "written before the lifetime", found: Drift{Kind: DriftMissing, Want: www}, caches: caches,
-			written: 80 * time.Second},
+			written: 82 * time.Second},
 		{name: "another RRset written", found: Drift{Kind: DriftMissing, Want: other}, caches: caches,
 			written: time.Second},
 		{name: "caches off", found: Drift{Kind: DriftDifferent, Want: www}, caches: CacheLifetimes{},
 			written: time.Second},
+		// The lifetime of a zone: zone-cache-refresh-interval and
+		// cache-ttl, a second more each: 322 s.
 		{name: "refused, zone written into within the zone cache's lifetime", found: Drift{Kind: DriftRefused, Want: other},
-			caches: caches, written: 100 * time.Second, pending: true, visibleBy: t0.Add(220 * time.Second)},
+			caches: caches, written: 100 * time.Second, pending: true, visibleBy: t0.Add(222 * time.Second)},
 		{name: "refused, zone written into before", found: Drift{Kind: DriftRefused, Want: www},
-			caches: caches, written: 320 * time.Second},
+			caches: caches, written: 322 * time.Second},
 		{name: "refused, no zone cache", found: Drift{Kind: DriftRefused, Want: www},
 			caches: CacheLifetimes{Packet: 20 * time.Second}, written: time.Second},
 		{name: "refused, zone never written into", found: Drift{Kind: DriftRefused, Want: www}, caches: caches},
@@ -249,7 +253,7 @@ func verifyCachedAnswer(t *testing.T, srv *pdnstest.Server) {
 	assert.Equal(t, DriftDifferent, p.Kind)
 	assert.Equal(t, "www."+zone, p.Want.Name)
 	assert.NotEqual(t, want[0].Records, p.Got.Records, "the answer frontend 1 cached")
-	assert.WithinDuration(t, wrote.Add(testCacheTTL), p.VisibleBy, 2*time.Second)
+	assert.WithinDuration(t, wrote.Add(testCacheTTL+time.Second), p.VisibleBy, 2*time.Second)
 	assert.Equal(t, CacheLifetimes{Packet: testCacheTTL, ZoneCache: 300 * time.Second}, vr.Caches, "read from the server")
 
 	began := time.Now()
@@ -322,10 +326,10 @@ func verifyRefusedZone(t *testing.T, srv *pdnstest.Server) {
 	assert.Empty(t, vr.Drift, "a zone the other frontend does not know yet is not drift")
 	require.Len(t, vr.Pending, 1)
 	assert.Equal(t, DriftRefused, vr.Pending[0].Kind)
-	assert.Equal(t, first.Add(300*time.Second+testCacheTTL), vr.Pending[0].VisibleBy)
+	assert.Equal(t, first.Add(301*time.Second+testCacheTTL+time.Second), vr.Pending[0].VisibleBy)
 	t.Logf("pending: %s", vr.Pending[0])
 
-	clock.Advance(300*time.Second + testCacheTTL)
+	clock.Advance(301*time.Second + testCacheTTL + time.Second)
 	vr, err = r.Verify(ctx, zone, want)
 	require.NoError(t, err)
 	assert.Empty(t, vr.Pending)
