@@ -133,7 +133,11 @@ func TestFrontendsReadFresh(t *testing.T) {
 				powerdns.WithComments(powerdns.Comment{Content: powerdns.String(comment), Account: powerdns.String("pdnstest")})))
 			got, err := r.Records.Get(ctx, zone, name, powerdns.RRTypePtr(powerdns.RRTypeTXT))
 			require.NoError(t, err)
+			// 4.7 answers a read narrowed to one name with the other
+			// names' comments too, each as an RRset without records.
+			got = slices.DeleteFunc(got, func(rr powerdns.RRset) bool { return *rr.Name != name })
 			require.Len(t, got, 1, "round %d: PATCH seen on the first read through the other frontend", i)
+			require.Len(t, got[0].Records, 1)
 			require.Len(t, got[0].Comments, 1)
 			require.Equal(t, comment, *got[0].Comments[0].Content, "round %d: the comment came with the PATCH", i)
 			checked += 3
@@ -191,7 +195,9 @@ func TestFrontendsPatchRace(t *testing.T) {
 						require.NoError(t, err)
 						var types []string
 						for _, rr := range got {
-							types = append(types, string(*rr.Type))
+							if *rr.Name == name && len(rr.Records) > 0 {
+								types = append(types, string(*rr.Type))
+							}
 						}
 						slices.Sort(types)
 						assert.Equal(t, []string{"A", "CNAME"}, types, "trial %d: both accepted, both kept", i)
