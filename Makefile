@@ -18,9 +18,9 @@ MODULES := . internal/bench examples/controller
 
 all: lint test
 
-## test: every test of every module, with -race, against real PowerDNS servers (4.7, 4.9, 5.1; gsqlite3
-## and LMDB); then fails if anything the tests printed (all of it, -v, kept in TEST_LOG) holds an API key
-## of the harness
+## test: every test of every module, with -race, against real PowerDNS servers (4.7, 4.9, 5.1; gsqlite3,
+## LMDB, and gpgsql as two frontends on one PostgreSQL behind a round-robin); then fails if anything the
+## tests printed (all of it, -v, kept in TEST_LOG) holds an API key of the harness
 TEST_LOG   ?= $(CURDIR)/.cache/test.log
 TEST_FLAGS ?= -v
 NO_API_KEY := internal/reliability/no-api-key.sh
@@ -76,9 +76,9 @@ $(GOLANGCI_LINT):
 	GOBIN=$(BIN) $(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_LINT_VERSION)
 	@mv $(BIN)/golangci-lint $@
 
-## images: build pdnskit/pdns-auth:{4.7,4.9,5.1} from Debian's packages (needs root and Docker)
+## images: build pdnskit/pdns-auth:{4.7,4.9,5.1} and pdnskit/postgres:15 from Debian's packages (needs root and Docker)
 images:
-	pdnstest/images/build.sh 4.7 4.9 5.1
+	pdnstest/images/build.sh 4.7 4.9 5.1 postgres
 
 ## testdata: regenerate testdata/pdns/<version>/<case>.json from real servers
 testdata:

@@ -25,6 +25,15 @@ import (
 func (o *op) apply(ctx context.Context, obs *observation, d decision) ([]rrset.Change, error) {
 	applied, err := o.send(ctx, obs, d.plan.Changes)
 	o.res.Applied = applied
+	if len(applied) > 0 {
+		// Verify tells answers caches may still hold from drift by when
+		// the RRsets were written.
+		keys := make([]rrset.Key, len(applied))
+		for i, c := range applied {
+			keys[i] = c.Key()
+		}
+		o.r.writes.noteWritten(o.zone, keys, o.r.cfg.clock.Now())
+	}
 	if o.store == OwnershipMetadata {
 		if rerr := o.release(ctx, obs, applied); rerr != nil && err == nil {
 			err = fmt.Errorf("release ownership claims: %w", rerr)

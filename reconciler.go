@@ -32,6 +32,9 @@ type Reconciler struct {
 	seq      atomic.Uint64
 
 	zones sync.Map // canonical zone name → *zoneMemory
+
+	// writes records when RRsets were written, for Verify (verify.go).
+	writes writeLog
 }
 
 // New returns a Reconciler for the PowerDNS server whose API is at serverURL
@@ -91,6 +94,7 @@ func (r *Reconciler) Forget(zone string) {
 	mem.turn <- struct{}{}
 	defer func() { <-mem.turn }()
 	mem.reset(r.cfg)
+	r.writes.forget(canonical)
 }
 
 // memory returns what the Reconciler remembers about zone (canonical).

@@ -155,3 +155,16 @@ func (c session) facts(ctx context.Context) (serverFacts, error) {
 	s.learned = true
 	return serverFacts{version: s.version, store: s.store}, nil
 }
+
+// settings reads the server's configuration (GET /config).
+func (c session) settings(ctx context.Context) ([]powerdns.ConfigSetting, error) {
+	var settings []powerdns.ConfigSetting
+	err := c.call(ctx, func(ctx context.Context) error {
+		return pdnsapi.Call(ctx, func(ctx context.Context) error {
+			var err error
+			settings, err = c.s.client.Config.List(ctx)
+			return err
+		})
+	})
+	return settings, err
+}

@@ -29,6 +29,20 @@ const (
 	// EnvLMDBRoots lists the Debian roots (or "host") also run with LMDB;
 	// "none" for none.
 	EnvLMDBRoots = "PDNS_TEST_LMDB_ROOTS"
+	// EnvGPGSQLImages lists the images also run with gpgsql, two frontends
+	// on one PostgreSQL database behind a round-robin; "none" for none.
+	EnvGPGSQLImages = "PDNS_TEST_GPGSQL_IMAGES"
+	// EnvGPGSQLRoots lists the Debian roots (or "host") also run with
+	// gpgsql by the process provider; "none" for none.
+	EnvGPGSQLRoots = "PDNS_TEST_GPGSQL_ROOTS"
+	// EnvPostgresImage is the PostgreSQL image of the gpgsql servers
+	// (LocalPostgresImage by default).
+	EnvPostgresImage = "PDNS_TEST_POSTGRES_IMAGE"
+	// EnvPostgresRoot is the Debian root holding the PostgreSQL that the
+	// process provider runs for the gpgsql servers, or "host" for the
+	// host's /usr/lib/postgresql/*/bin; by default the root images/build.sh
+	// makes, else the host's.
+	EnvPostgresRoot = "PDNS_TEST_POSTGRES_ROOT"
 	// EnvRequired, when "1", makes a missing PowerDNS a test failure
 	// rather than a skip. CI sets it.
 	EnvRequired = "PDNS_TEST_REQUIRED"
@@ -57,23 +71,42 @@ func Targets() ([]Target, error) {
 func containerTargets() []Target {
 	images := splitList(os.Getenv(EnvImages))
 	lmdb := splitList(os.Getenv(EnvLMDBImages))
+	gpgsql := splitList(os.Getenv(EnvGPGSQLImages))
 	_, imagesSet := os.LookupEnv(EnvImages)
 	_, lmdbSet := os.LookupEnv(EnvLMDBImages)
+	_, gpgsqlSet := os.LookupEnv(EnvGPGSQLImages)
+	postgres := postgresImage()
 	if !imagesSet {
 		images = []string{DefaultImage49, DefaultImage51}
-		if !lmdbSet {
-			lmdb = images
-		}
 		if local := localImages(); local != nil {
 			// No official image here, but those `make images` builds:
 			// use them rather than try a pull that cannot succeed.
 			images = local
-			if !lmdbSet {
-				lmdb = local[1:] // 4.9 and 5.1, as with the official ones
-			}
+		}
+		// LMDB and gpgsql on 4.9 and 5.1, official or local alike.
+		newer := images[len(images)-2:]
+		if !lmdbSet {
+			lmdb = newer
+		}
+		if !gpgsqlSet && imagePresentNow(postgres) {
+			gpgsql = newer
 		}
 	}
-	return matrix(Container, images, lmdb)
+	return matrix(Container, postgres, images, lmdb, gpgsql)
+}
+
+// postgresImage is the PostgreSQL image gpgsql targets run.
+func postgresImage() string {
+	if img := strings.TrimSpace(os.Getenv(EnvPostgresImage)); img != "" {
+		return img
+	}
+	return LocalPostgresImage
+}
+
+func imagePresentNow(image string) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return imagePresent(ctx, image)
 }
 
 // localImages returns pdnskit/pdns-auth:{4.7,4.9,5.1} when all of them and
@@ -98,18 +131,25 @@ func localImages() []string {
 func processTargets() ([]Target, error) {
 	roots := splitList(os.Getenv(EnvRoots))
 	lmdb := splitList(os.Getenv(EnvLMDBRoots))
+	gpgsql := splitList(os.Getenv(EnvGPGSQLRoots))
 	_, lmdbSet := os.LookupEnv(EnvLMDBRoots)
+	_, gpgsqlSet := os.LookupEnv(EnvGPGSQLRoots)
+	postgres := postgresRoot()
 	if len(roots) == 0 {
 		found := builtRoots()
 		switch {
 		case len(found) > 0:
 			roots = found
-			if !lmdbSet {
-				// As in the container matrix: LMDB on 4.9 and 5.1.
-				for _, r := range found {
-					if v := filepath.Base(r); v != "4.7" {
-						lmdb = append(lmdb, r)
-					}
+			// As in the container matrix: LMDB and gpgsql on 4.9 and 5.1.
+			for _, r := range found {
+				if filepath.Base(r) == "4.7" {
+					continue
+				}
+				if !lmdbSet {
+					lmdb = append(lmdb, r)
+				}
+				if !gpgsqlSet && postgres != "" && rootHasGPGSQL(r) {
+					gpgsql = append(gpgsql, r)
 				}
 			}
 		case hostPDNS() != "":
@@ -117,14 +157,17 @@ func processTargets() ([]Target, error) {
 			if !lmdbSet && hostHasLMDB() {
 				lmdb = []string{HostRoot}
 			}
+			if !gpgsqlSet && postgres != "" && rootHasGPGSQL(HostRoot) {
+				gpgsql = []string{HostRoot}
+			}
 		default:
 			return nil, ErrNoServer
 		}
 	}
-	return matrix(Process, roots, lmdb), nil
+	return matrix(Process, postgres, roots, lmdb, gpgsql), nil
 }
 
-func matrix(p Provider, sqlite, lmdb []string) []Target {
+func matrix(p Provider, postgres string, sqlite, lmdb, gpgsql []string) []Target {
 	var out []Target
 	add := func(src string, b Backend) {
 		t := Target{Provider: p, Backend: b}
@@ -132,6 +175,9 @@ func matrix(p Provider, sqlite, lmdb []string) []Target {
 			t.Image = src
 		} else {
 			t.Root = src
+		}
+		if b == GPGSQL {
+			t.Postgres = postgres
 		}
 		out = append(out, t)
 	}
@@ -144,6 +190,11 @@ func matrix(p Provider, sqlite, lmdb []string) []Target {
 	for _, s := range lmdb {
 		if s != "none" {
 			add(s, LMDB)
+		}
+	}
+	for _, s := range gpgsql {
+		if s != "none" {
+			add(s, GPGSQL)
 		}
 	}
 	return out
@@ -178,6 +229,18 @@ func hostPDNS() string {
 func hostHasLMDB() bool {
 	matches, _ := filepath.Glob("/usr/lib/*/pdns/liblmdbbackend.so")
 	return len(matches) > 0
+}
+
+// rootHasGPGSQL reports whether a Debian root (or the host) has the gpgsql
+// backend and the schema its database needs.
+func rootHasGPGSQL(root string) bool {
+	prefix := root
+	if root == HostRoot {
+		prefix = "/"
+	}
+	libs, _ := filepath.Glob(filepath.Join(prefix, "usr/lib/*/pdns/libgpgsqlbackend.so"))
+	_, err := findPGSchema(prefix)
+	return len(libs) > 0 && err == nil
 }
 
 var (

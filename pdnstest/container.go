@@ -13,6 +13,7 @@ import (
 
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/filters"
+	"github.com/docker/docker/api/types/network"
 	"github.com/docker/go-connections/nat"
 	"github.com/testcontainers/testcontainers-go"
 	tclog "github.com/testcontainers/testcontainers-go/log"
@@ -67,8 +68,11 @@ func startContainer(ctx context.Context, srv *Server, extra []string) error {
 	sweepOnce.Do(func() { sweepStale(ctx) })
 	// gsqlite3 is what the images are configured for; LMDB is asked for.
 	args := apiArgs(srv.APIKey, "0.0.0.0", 8081)
-	if srv.Backend == LMDB {
+	switch srv.Backend {
+	case LMDB:
 		args = append(args, lmdbArgs("/var/lib/powerdns")...)
+	case GPGSQL:
+		args = append(args, gpgsqlArgs("/var/lib/powerdns", srv.db)...)
 	}
 	args = append(args, extra...)
 	var err error
@@ -105,11 +109,8 @@ func runContainer(ctx context.Context, srv *Server, args []string) error {
 				"8081/tcp": {{HostPort: strconv.Itoa(apiPort)}},
 			}
 		}),
-		testcontainers.WithLabels(map[string]string{
-			labelHarness: "1",
-			labelPID:     strconv.Itoa(os.Getpid()),
-			labelHost:    hostname(),
-		}),
+		testcontainers.WithLabels(harnessLabels()),
+		withNetwork(srv.db),
 	)
 	if c != nil {
 		srv.stop = func(ctx context.Context) error {
@@ -154,6 +155,27 @@ func runContainer(ctx context.Context, srv *Server, args []string) error {
 	return nil
 }
 
+// harnessLabels label what the harness creates in the Docker engine:
+// containers and networks.
+func harnessLabels() map[string]string {
+	return map[string]string{
+		labelHarness: "1",
+		labelPID:     strconv.Itoa(os.Getpid()),
+		labelHost:    hostname(),
+	}
+}
+
+// withNetwork joins a frontend container to the network of its database's
+// PostgreSQL.
+func withNetwork(db *database) testcontainers.CustomizeRequestOption {
+	return func(req *testcontainers.GenericContainerRequest) error {
+		if db != nil && db.network != "" {
+			req.Networks = append(req.Networks, db.network)
+		}
+		return nil
+	}
+}
+
 func containerLogs(c *testcontainers.DockerContainer) string {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -168,27 +190,37 @@ func containerLogs(c *testcontainers.DockerContainer) string {
 
 var sweepOnce sync.Once
 
-// sweepStale removes containers this harness started from test binaries on
-// this host that no longer run (killed before their cleanup could run).
+// sweepStale removes the containers, then the networks, this harness made
+// from test binaries on this host that no longer run (killed before their
+// cleanup could run).
 func sweepStale(ctx context.Context) {
 	cli, err := testcontainers.NewDockerClientWithOpts(ctx)
 	if err != nil {
 		return
 	}
 	defer cli.Close()
-	list, err := cli.ContainerList(ctx, container.ListOptions{
-		All:     true,
-		Filters: filters.NewArgs(filters.Arg("label", labelHarness+"=1"), filters.Arg("label", labelHost+"="+hostname())),
-	})
+	ours := filters.NewArgs(filters.Arg("label", labelHarness+"=1"), filters.Arg("label", labelHost+"="+hostname()))
+	stale := func(labels map[string]string) bool {
+		pid, err := strconv.Atoi(labels[labelPID])
+		return err == nil && !processAlive(pid)
+	}
+	list, err := cli.ContainerList(ctx, container.ListOptions{All: true, Filters: ours})
 	if err != nil {
 		return
 	}
 	for _, c := range list {
-		pid, err := strconv.Atoi(c.Labels[labelPID])
-		if err != nil || processAlive(pid) {
-			continue
+		if stale(c.Labels) {
+			_ = cli.ContainerRemove(ctx, c.ID, container.RemoveOptions{Force: true, RemoveVolumes: true})
 		}
-		_ = cli.ContainerRemove(ctx, c.ID, container.RemoveOptions{Force: true, RemoveVolumes: true})
+	}
+	networks, err := cli.NetworkList(ctx, network.ListOptions{Filters: ours})
+	if err != nil {
+		return
+	}
+	for _, n := range networks {
+		if stale(n.Labels) {
+			_ = cli.NetworkRemove(ctx, n.ID)
+		}
 	}
 }
 

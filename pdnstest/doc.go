@@ -5,4 +5,9 @@
 //
 // Every integration test runs against every configured server (ForEachServer);
 // servers are shared per test binary and tests are isolated by zone (NewZone).
+// A server runs one of three backends: gsqlite3, LMDB, or gpgsql, which is run
+// as PowerDNS is deployed at scale: two pdns_server frontends on one
+// PostgreSQL database behind a round-robin that sends consecutive API
+// requests to alternate frontends (Server.URL), each frontend with its own
+// API, DNS port and caches (Server.Frontends).
 package pdnstest

@@ -82,9 +82,10 @@ func TestStartDedicated(t *testing.T) {
 }
 
 // TestKillRestart proves a killed server comes back on the same address with
-// its data, as fault tests need.
+// its data, as fault tests need; a server with frontends loses and gets back
+// all of them.
 func TestKillRestart(t *testing.T) {
-	for _, backend := range []pdnstest.Backend{pdnstest.GSQLite3, pdnstest.LMDB} {
+	for _, backend := range []pdnstest.Backend{pdnstest.GSQLite3, pdnstest.LMDB, pdnstest.GPGSQL} {
 		t.Run(string(backend), func(t *testing.T) {
 			srv := pdnstest.Start(t, pdnstest.WithBackend(backend))
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -96,6 +97,10 @@ func TestKillRestart(t *testing.T) {
 			require.NoError(t, srv.Kill(ctx))
 			_, err := srv.Client.Zones.Get(ctx, zone)
 			require.Error(t, err, "a killed server does not answer")
+			for i, f := range srv.Frontends {
+				_, err := f.Client.Zones.Get(ctx, zone)
+				require.Error(t, err, "killed frontend %d does not answer", i)
+			}
 
 			require.NoError(t, srv.Restart(ctx))
 			assert.Equal(t, url, srv.URL)
@@ -103,6 +108,10 @@ func TestKillRestart(t *testing.T) {
 			require.NoError(t, err)
 			require.Len(t, got, 1)
 			assert.Equal(t, `"still here"`, *got[0].Records[0].Content)
+			for i, f := range srv.Frontends {
+				_, err := f.Client.Zones.Get(ctx, zone)
+				require.NoError(t, err, "frontend %d is back", i)
+			}
 		})
 	}
 }

@@ -63,6 +63,8 @@ func startProcess(ctx context.Context, srv *Server, extra []string) error {
 	switch srv.Backend {
 	case LMDB:
 		args = append(args, lmdbArgs(inside)...)
+	case GPGSQL:
+		args = append(args, gpgsqlArgs(inside, srv.db)...)
 	default:
 		if err := freshSQLite(root, filepath.Join(dir, "pdns.sqlite3")); err != nil {
 			return err
@@ -104,12 +106,14 @@ func startProcess(ctx context.Context, srv *Server, extra []string) error {
 	return nil
 }
 
-// process is one pdns_server, which may be killed and started again with
-// the same arguments.
+// process is one pdns_server (or PostgreSQL), which may be killed and
+// started again with the same arguments.
 type process struct {
 	bin  string
 	args []string
 	root string
+	// user is who the process runs as; nil for the harness's own user.
+	user *runAs
 	out  *lockedBuffer
 
 	cmd    *exec.Cmd
@@ -120,7 +124,7 @@ func (p *process) start() error {
 	cmd := exec.Command(p.bin, p.args...)
 	cmd.Stdout, cmd.Stderr = p.out, p.out
 	cmd.Dir = "/"
-	cmd.SysProcAttr = processAttr(p.root)
+	cmd.SysProcAttr = processAttr(p.root, p.user)
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start %s: %w", p.bin, err)
 	}
@@ -136,7 +140,7 @@ func (p *process) start() error {
 // kill ends the process at once and waits for it.
 func (p *process) kill() error {
 	if err := p.cmd.Process.Kill(); err != nil && !errors.Is(err, os.ErrProcessDone) {
-		return fmt.Errorf("kill pdns_server: %w", err)
+		return fmt.Errorf("kill %s: %w", filepath.Base(p.bin), err)
 	}
 	<-p.exited
 	return nil

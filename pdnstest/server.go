@@ -43,6 +43,12 @@ type Server struct {
 	Backend Backend
 	// Client is a go-powerdns client for the server, with the API key set.
 	Client *powerdns.Client
+	// Frontends are the pdns_server instances of a server that runs
+	// several on one database (GPGSQL), each with its own API, DNS port
+	// and caches; URL is then a round-robin that sends consecutive requests
+	// to alternate frontends, and DNSAddr the first frontend's. Nil for a
+	// server of one instance.
+	Frontends []Frontend
 
 	stop func(context.Context) error
 	logs func() string
@@ -53,6 +59,8 @@ type Server struct {
 	// first that answers. There is more than one when a container's mapped
 	// ports may be on the reported Docker host or on loopback.
 	endpoints []endpoint
+	// db is the database of a gpgsql frontend.
+	db *database
 }
 
 type endpoint struct{ url, dnsAddr string }
@@ -91,6 +99,9 @@ func (s *Server) Stop(ctx context.Context) error {
 // Kill stops the server abruptly (SIGKILL for a process, a stop without
 // grace for a container), keeping its data and ports, so a test can see
 // what a client does when PowerDNS goes away in the middle of a request.
+// A server with Frontends loses all of them at once; its database and its
+// round-robin stay, and the round-robin answers 502 Bad Gateway until
+// Restart.
 func (s *Server) Kill(ctx context.Context) error {
 	if s.kill == nil {
 		return errors.New("pdnstest: server cannot be killed")
@@ -147,6 +158,8 @@ func WithArgs(args ...string) Option {
 }
 
 // WithStartTimeout bounds the start-up; the default is DefaultStartTimeout.
+// A gpgsql server, which waits for its PostgreSQL before it starts its
+// frontends, gets twice as long.
 func WithStartTimeout(d time.Duration) Option { return func(o *options) { o.startTimeout = d } }
 
 // Start starts a PowerDNS server for this test alone and stops it when the
@@ -217,12 +230,16 @@ func pickTarget(o options) (Target, error) {
 	if len(targets) == 0 {
 		return Target{}, ErrNoServer
 	}
-	return Target{}, fmt.Errorf("no configured target runs the %s backend", o.backend)
+	return Target{}, fmt.Errorf("%w: %s", ErrNoBackend, o.backend)
 }
+
+// ErrNoBackend is returned when no configured target runs the backend
+// asked for (WithBackend); tests skip on it unless PDNS_TEST_REQUIRED=1.
+var ErrNoBackend = errors.New("no configured target runs the backend")
 
 func skipOrFail(tb testing.TB, err error) {
 	tb.Helper()
-	if os.Getenv(EnvRequired) == "1" || !errors.Is(err, ErrNoServer) {
+	if os.Getenv(EnvRequired) == "1" || !errors.Is(err, ErrNoServer) && !errors.Is(err, ErrNoBackend) {
 		tb.Fatalf("pdnstest: %v", err)
 	}
 	tb.Skipf("pdnstest: %v", err)
@@ -237,12 +254,20 @@ func start(ctx context.Context, target Target, o options) (*Server, error) {
 	}
 	key := APIKeyPrefix + suffix
 	srv := &Server{Target: target, APIKey: key, Backend: target.Backend}
-	ctx, cancel := context.WithTimeout(ctx, o.startTimeout)
+	budget := o.startTimeout
+	if target.Backend == GPGSQL {
+		// PostgreSQL first (shared, so perhaps started already), then
+		// two servers.
+		budget *= 2
+	}
+	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
-	switch target.Provider {
-	case Container:
+	switch {
+	case target.Backend == GPGSQL:
+		err = startGPGSQL(ctx, srv, o.args)
+	case target.Provider == Container:
 		err = startContainer(ctx, srv, o.args)
-	case Process:
+	case target.Provider == Process:
 		err = startProcess(ctx, srv, o.args)
 	default:
 		err = fmt.Errorf("unknown provider %q", target.Provider)

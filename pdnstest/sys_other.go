@@ -4,8 +4,9 @@ package pdnstest
 
 import "syscall"
 
-// processAttr cannot chroot here: only the host's pdns_server can run.
-func processAttr(string) *syscall.SysProcAttr { return nil }
+// processAttr can neither chroot nor switch users here: only the host's
+// programs run, as the harness's user.
+func processAttr(string, *runAs) *syscall.SysProcAttr { return nil }
 
 // processAlive cannot tell here; assume alive so nothing is swept.
 func processAlive(int) bool { return true }

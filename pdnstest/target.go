@@ -16,6 +16,11 @@ const (
 	// LMDB is the LMDB backend. It differs from gsqlite3 in what it keeps:
 	// on 4.x it refuses RRset comments, from 5.1 it keeps them.
 	LMDB Backend = "lmdb"
+	// GPGSQL is the PostgreSQL backend, run as it is deployed at scale: two
+	// pdns_server frontends on one database, behind a round-robin that
+	// sends consecutive API requests to alternate frontends (Server.URL),
+	// each frontend with its own caches and DNS port (Server.Frontends).
+	GPGSQL Backend = "gpgsql"
 )
 
 // Provider is the way a server is run.
@@ -42,6 +47,10 @@ const (
 // it builds from Debian's packages.
 const LocalImageRepo = "pdnskit/pdns-auth"
 
+// LocalPostgresImage is the PostgreSQL image pdnstest/images/build.sh builds
+// from Debian's packages, the default database of gpgsql targets.
+const LocalPostgresImage = "pdnskit/postgres:15"
+
 // HostRoot is the root that, in PDNS_TEST_ROOTS, means the pdns_server on PATH.
 const HostRoot = "host"
 
@@ -55,6 +64,11 @@ type Target struct {
 	// process provider.
 	Root    string
 	Backend Backend
+	// Postgres is where the PostgreSQL of a GPGSQL target comes from: an
+	// image for the container provider, a Debian root (or HostRoot) for
+	// the process provider. The gpgsql servers of a test binary with the
+	// same Postgres share one PostgreSQL, each with a database of its own.
+	Postgres string
 }
 
 // String names the target before its server reports a version.
@@ -62,6 +76,9 @@ func (t Target) String() string {
 	src := t.Image
 	if t.Provider == Process {
 		src = t.Root
+	}
+	if t.Backend == GPGSQL {
+		return fmt.Sprintf("%s %s (%s on %s)", t.Provider, src, t.Backend, t.Postgres)
 	}
 	return fmt.Sprintf("%s %s (%s)", t.Provider, src, t.Backend)
 }

@@ -14,7 +14,11 @@
 #      from Debian's packages (build.sh);
 #   4. no Docker, as root: the same Debian roots, run with chroot;
 #   5. no Docker: the pdns_server on PATH (apt-get install pdns-server
-#      pdns-backend-sqlite3 pdns-backend-lmdb sqlite3).
+#      pdns-backend-sqlite3 pdns-backend-lmdb pdns-backend-pgsql sqlite3
+#      postgresql).
+# Every way runs gsqlite3 on 4.7, 4.9 and 5.1, and LMDB and gpgsql (two
+# frontends on one PostgreSQL, behind a round-robin) on 4.9 and 5.1; the
+# PostgreSQL is pdnskit/postgres:15 or its Debian root, built by build.sh.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,6 +27,7 @@ log() { printf '[servers] %s\n' "$*" >&2; }
 # Pinned like the harness's defaults (pdnstest/target.go).
 official=(powerdns/pdns-auth-49:4.9.17 powerdns/pdns-auth-51:5.1.4)
 local_repo=${PDNS_IMAGE_REPO:-pdnskit/pdns-auth}
+postgres_image=${PDNS_POSTGRES_IMAGE_REPO:-pdnskit/postgres}:15
 
 if [ -n "${PDNS_TEST_PROVIDER:-}${PDNS_TEST_IMAGES:-}${PDNS_TEST_ROOTS:-}" ]; then
 	log "using the servers configured in the environment"
@@ -49,22 +54,35 @@ if docker info >/dev/null 2>&1; then
 	if [ $have_official = 1 ]; then
 		log "Docker: official images ${official[*]}"
 		echo "export PDNS_TEST_PROVIDER=container"
+		echo "export PDNS_TEST_POSTGRES_IMAGE=$postgres_image"
+		if docker image inspect "$postgres_image" >/dev/null 2>&1 ||
+			{ [ "$(id -u)" = 0 ] && ensure_debootstrap && "$here/build.sh" postgres; }; then
+			echo "export PDNS_TEST_GPGSQL_IMAGES=${official[0]},${official[1]}"
+		else
+			log "no $postgres_image and no way to build it (build.sh needs root): no gpgsql servers"
+			echo "export PDNS_TEST_GPGSQL_IMAGES=none"
+		fi
 		exit 0
 	fi
-	log "Docker, but the official images cannot be pulled: building $local_repo:{4.7,4.9,5.1} from Debian's packages"
+	log "Docker, but the official images cannot be pulled: building $local_repo:{4.7,4.9,5.1} and $postgres_image from Debian's packages"
 	ensure_debootstrap
-	"$here/build.sh" 4.7 4.9 5.1
+	"$here/build.sh" 4.7 4.9 5.1 postgres
 	echo "export PDNS_TEST_PROVIDER=container"
 	echo "export PDNS_TEST_IMAGES=$local_repo:4.7,$local_repo:4.9,$local_repo:5.1"
 	echo "export PDNS_TEST_LMDB_IMAGES=$local_repo:4.9,$local_repo:5.1"
+	echo "export PDNS_TEST_GPGSQL_IMAGES=$local_repo:4.9,$local_repo:5.1"
+	echo "export PDNS_TEST_POSTGRES_IMAGE=$postgres_image"
 	exit 0
 fi
 
 if [ "$(id -u)" = 0 ] && { command -v debootstrap >/dev/null || command -v apt-get >/dev/null; }; then
-	log "no Docker engine: running pdns_server 4.7, 4.9 and 5.1 from Debian roots with chroot"
+	log "no Docker engine: running pdns_server 4.7, 4.9 and 5.1 and PostgreSQL from Debian roots with chroot"
 	ensure_debootstrap
-	"$here/build.sh" --no-docker 4.7 4.9 5.1
+	"$here/build.sh" --no-docker 4.7 4.9 5.1 postgres
+	roots=${PDNS_ROOTS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pdnskit/roots}
 	echo "export PDNS_TEST_PROVIDER=process"
+	echo "export PDNS_TEST_GPGSQL_ROOTS=$roots/4.9,$roots/5.1"
+	echo "export PDNS_TEST_POSTGRES_ROOT=$roots/postgres"
 	exit 0
 fi
 

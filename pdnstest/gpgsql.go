@@ -1,0 +1,205 @@
+package pdnstest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/joeig/go-powerdns/v3"
+)
+
+// GPGSQLFrontends is how many pdns_server instances a gpgsql server runs on
+// its database.
+const GPGSQLFrontends = 2
+
+// Frontend is one pdns_server instance of a server that has several on one
+// database (GPGSQL): what a pod behind a Kubernetes Service is.
+type Frontend struct {
+	// URL is this instance's own API, past the round-robin.
+	URL string
+	// DNSAddr is host:port of this instance's DNS service, on UDP and TCP.
+	DNSAddr string
+	// Client is a go-powerdns client for this instance alone.
+	Client *powerdns.Client
+}
+
+// database is where a gpgsql frontend keeps its data.
+type database struct {
+	host string
+	port int
+	name string
+	// network is the Docker network of the PostgreSQL container.
+	network string
+}
+
+// gpgsqlArgs launch the gpgsql backend on db. The config dir is one without
+// a pdns.conf, as for LMDB (see lmdbArgs). The zone cache is off, as every
+// other cache of the harness's servers (apiArgs): with it on, a frontend
+// answers REFUSED for a zone created through the other until its next
+// refresh, up to zone-cache-refresh-interval (300 s by default). A test of
+// that starts its own server WithArgs("--zone-cache-refresh-interval=N").
+func gpgsqlArgs(configDir string, db *database) []string {
+	return []string{
+		"--config-dir=" + configDir,
+		"--launch=gpgsql",
+		"--gpgsql-host=" + db.host,
+		"--gpgsql-port=" + strconv.Itoa(db.port),
+		"--gpgsql-dbname=" + db.name,
+		"--gpgsql-user=postgres",
+		"--gpgsql-dnssec=yes",
+		"--zone-cache-refresh-interval=0",
+	}
+}
+
+// startGPGSQL runs a gpgsql server: a database of its own on the shared
+// PostgreSQL, GPGSQLFrontends pdns_server instances on it, started at once,
+// and a round-robin in front of their APIs, which is the server's URL.
+//
+// Kill kills every frontend (the database and the round-robin stay, and
+// the round-robin answers 502 Bad Gateway, as a load balancer whose
+// backends are all gone); Restart starts them all again.
+func startGPGSQL(ctx context.Context, srv *Server, extra []string) error {
+	began := time.Now()
+	// The schema comes from the PowerDNS image or root, read while
+	// PostgreSQL starts.
+	var (
+		schema    []byte
+		schemaErr error
+		read      = make(chan struct{})
+	)
+	go func() {
+		defer close(read)
+		schema, schemaErr = pgSchemaOf(ctx, srv.Target)
+	}()
+	pg, release, err := acquirePostgres(ctx, srv.Target)
+	<-read
+	if err != nil {
+		return err
+	}
+	dbReady := time.Now()
+	var (
+		db        string
+		frontends []*Server
+		rr        *roundRobin
+	)
+	srv.stop = func(ctx context.Context) error {
+		var errs []error
+		if rr != nil {
+			errs = append(errs, rr.close())
+		}
+		errs = append(errs, eachFrontend(frontends, func(f *Server) error { return f.Stop(ctx) }))
+		if db != "" {
+			errs = append(errs, pg.dropDatabase(ctx, db))
+		}
+		errs = append(errs, release(ctx))
+		return errors.Join(errs...)
+	}
+	if schemaErr != nil {
+		return schemaErr
+	}
+	suffix, err := randomHex(6)
+	if err != nil {
+		return err
+	}
+	if err := pg.createDatabase(ctx, "pdnstest_"+suffix, schema); err != nil {
+		return err
+	}
+	db = "pdnstest_" + suffix
+	verbosef("%s: PostgreSQL after %s, database %s after %s", srv.Target, dbReady.Sub(began).Round(time.Millisecond),
+		db, time.Since(began).Round(time.Millisecond))
+	conn := &database{host: pg.host, port: pg.port, name: db, network: pg.network}
+
+	frontends = make([]*Server, GPGSQLFrontends)
+	for i := range frontends {
+		frontends[i] = &Server{Target: srv.Target, APIKey: srv.APIKey, Backend: GPGSQL, db: conn}
+	}
+	srv.logs = func() string {
+		var b strings.Builder
+		for i, f := range frontends {
+			fmt.Fprintf(&b, "--- frontend %d ---\n%s\n", i, f.Logs())
+		}
+		return b.String()
+	}
+	err = eachFrontend(frontends, func(f *Server) error {
+		var err error
+		switch f.Target.Provider {
+		case Container:
+			err = startContainer(ctx, f, extra)
+		default:
+			err = startProcess(ctx, f, extra)
+		}
+		if err == nil {
+			err = f.waitReady(ctx)
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	urls := make([]string, len(frontends))
+	srv.Frontends = make([]Frontend, len(frontends))
+	for i, f := range frontends {
+		urls[i] = f.URL
+		srv.Frontends[i] = Frontend{
+			URL:     f.URL,
+			DNSAddr: f.DNSAddr,
+			Client:  powerdns.New(f.URL, "localhost", powerdns.WithAPIKey(srv.APIKey)),
+		}
+	}
+	if rr, err = startRoundRobin(urls); err != nil {
+		return err
+	}
+	srv.endpoints = []endpoint{{url: rr.url, dnsAddr: frontends[0].DNSAddr}}
+	verbosef("%s: %d frontends ready after %s", srv.Target, len(frontends), time.Since(began).Round(time.Millisecond))
+	srv.kill = func(ctx context.Context) error {
+		return eachFrontend(frontends, func(f *Server) error { return f.Kill(ctx) })
+	}
+	srv.revive = func(ctx context.Context) error {
+		return eachFrontend(frontends, func(f *Server) error { return f.Restart(ctx) })
+	}
+	return nil
+}
+
+// eachFrontend runs fn on every frontend at once and joins their errors,
+// each prefixed with the frontend it came from.
+func eachFrontend(frontends []*Server, fn func(f *Server) error) error {
+	errs := make([]error, len(frontends))
+	var wg sync.WaitGroup
+	for i, f := range frontends {
+		if f == nil {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := fn(f); err != nil {
+				errs[i] = fmt.Errorf("frontend %d: %w", i, err)
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// pgSchemaOf reads the gpgsql schema of t's PowerDNS: from its image, or
+// from its Debian root (or the host).
+func pgSchemaOf(ctx context.Context, t Target) ([]byte, error) {
+	if t.Provider == Container {
+		return imageFile(ctx, t.Image, pgSchemaPaths)
+	}
+	root := t.Root
+	if root == HostRoot {
+		root = "/"
+	}
+	p, err := findPGSchema(root)
+	if err != nil {
+		return nil, err
+	}
+	return os.ReadFile(filepath.Join(root, p))
+}
