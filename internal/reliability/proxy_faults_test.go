@@ -92,8 +92,12 @@ func proxyCases() []proxyCase {
 			rules: []faultproxy.Rule{zoneGetRule(faultproxy.Status(503, "", nil))},
 			opts:  []reconcile.Option{reconcile.WithRetry(backoff.WithMaxAttempts(0), backoff.WithMaxElapsedTime(300*time.Millisecond), backoff.WithMaxInterval(50*time.Millisecond))},
 			err:   errRetryable, is: pdnserrors.IsServerError, maxElapsed: 2 * time.Second}),
+		// net/http sends a GET again by itself when a reused connection is
+		// reset: any attempt on a connection that carried an earlier
+		// request (the zone lock's, before a read under the lock) may
+		// count twice.
 		zoneGet(proxyCase{name: "zone GET: connection reset", rules: []faultproxy.Rule{zoneGetRule(faultproxy.Reset())},
-			err: errRetryable, attempts: attempts, slack: 1}),
+			err: errRetryable, attempts: attempts, slack: attempts}),
 		zoneGet(proxyCase{name: "zone GET: body cut short (Content-Length not met)", rules: []faultproxy.Rule{zoneGetRule(faultproxy.Truncate(64))},
 			err: errRetryable, attempts: attempts}),
 		zoneGet(proxyCase{name: "zone GET: body larger than WithMaxResponseBytes (1 MiB)", rules: []faultproxy.Rule{zoneGetRule(faultproxy.Pad(4 << 20))},
