@@ -44,7 +44,7 @@ func TestZoneReadNull(t *testing.T) {
 		zone := srv.NewZone(t)
 		w, _ := proxied(t, srv, faultproxy.Rule{Method: http.MethodGet, Path: faultproxy.ZonePath,
 			Fault: faultproxy.Status(http.StatusOK, "application/json", []byte("null"))})
-		res, err := w.Sync(testContext(t), zone, []rrset.RRset{mustRRset(t, zone, "www", "A", 300, "192.0.2.1")})
+		res, err := w.Sync(pdnstest.Context(t), zone, []rrset.RRset{pdnstest.MustRRset(t, zone, "www", "A", 300, "192.0.2.1")})
 		require.ErrorIs(t, err, reconcile.ErrIncompleteZone)
 		assert.Zero(t, res.Patches)
 	})
@@ -62,14 +62,16 @@ func TestSyncReturnsByItsContext(t *testing.T) {
 		w, p := proxied(t, srv)
 		// A first Sync without faults, so that the stuck one goes
 		// straight to its PATCH.
-		_, err := w.Sync(testContext(t), zone, []rrset.RRset{mustRRset(t, zone, "www", "A", 300, "192.0.2.1")})
+		_, err := w.Sync(pdnstest.Context(t), zone, []rrset.RRset{pdnstest.MustRRset(t, zone, "www", "A", 300, "192.0.2.1")})
 		require.NoError(t, err)
 		p.Inject(
 			faultproxy.Rule{Method: http.MethodPatch, Path: faultproxy.ZonePath, Fault: faultproxy.Hang()},
-			// The first PUT takes the lock; the second would free it.
-			faultproxy.Rule{Method: http.MethodPut, Path: faultproxy.MetadataPath, Skip: 1, Fault: faultproxy.Hang()},
+			// A DELETE of a metadata kind frees the zone lock.
+			faultproxy.Rule{Method: http.MethodDelete, Path: faultproxy.MetadataPath, Fault: faultproxy.Hang()},
 		)
-		want := []rrset.RRset{mustRRset(t, zone, "www", "A", 300, "192.0.2.2")}
+		// A new RRset: the Sync takes the zone lock, which it must then
+		// free.
+		want := []rrset.RRset{pdnstest.MustRRset(t, zone, "www", "A", 300, "192.0.2.2"), pdnstest.MustRRset(t, zone, "new", "A", 300, "192.0.2.3")}
 		patches := p.Count(http.MethodPatch, faultproxy.ZonePath)
 
 		stuck := make(chan error, 1)

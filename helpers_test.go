@@ -1,7 +1,6 @@
 package reconcile_test
 
 import (
-	"context"
 	"net/http"
 	"sort"
 	"strings"
@@ -15,7 +14,6 @@ import (
 	"github.com/pdnskit/reconcile"
 	"github.com/pdnskit/reconcile/internal/pdnsapi"
 	"github.com/pdnskit/reconcile/pdnstest"
-	"github.com/pdnskit/reconcile/rrset"
 )
 
 func TestMain(m *testing.M) { pdnstest.Main(m) }
@@ -76,20 +74,6 @@ func newWriter(t *testing.T, srv *pdnstest.Server, writer string, opts ...reconc
 	return r, rec
 }
 
-func testContext(t *testing.T) context.Context {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	t.Cleanup(cancel)
-	return ctx
-}
-
-func mustRRset(t *testing.T, zone, name, typ string, ttl uint32, contents ...string) rrset.RRset {
-	t.Helper()
-	rr, err := rrset.New(zone, name, typ, ttl, contents...)
-	require.NoError(t, err)
-	return rr
-}
-
 // liveTypes reads the zone through the API: the types at each name.
 func liveTypes(t *testing.T, srv *pdnstest.Server, zone string) map[string][]string {
 	t.Helper()
@@ -106,11 +90,7 @@ func liveTypes(t *testing.T, srv *pdnstest.Server, zone string) map[string][]str
 
 func readZone(t *testing.T, srv *pdnstest.Server, zone string) *powerdns.Zone {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	z, err := srv.Client.Zones.Get(ctx, zone)
-	require.NoError(t, err)
-	return z
+	return srv.ReadZone(t, zone)
 }
 
 // liveContents reads one RRset's record contents through the API, sorted;

@@ -21,21 +21,21 @@ import (
 // nothing.
 func TestApplyIncident(t *testing.T) {
 	forEachStore(t, func(t *testing.T, srv *pdnstest.Server, store reconcile.Option) {
-		ctx := testContext(t)
+		ctx := pdnstest.Context(t)
 		zone := srv.NewZone(t)
 		ext, _ := newWriter(t, srv, "external-dns", store)
 		op, opRec := newWriter(t, srv, "dns-operator", store)
 
 		for _, rr := range []rrset.RRset{
-			mustRRset(t, zone, "v4.gw", "A", 300, "192.0.2.1"),
-			mustRRset(t, zone, "v6.gw", "AAAA", 300, "2001:db8::1"),
+			pdnstest.MustRRset(t, zone, "v4.gw", "A", 300, "192.0.2.1"),
+			pdnstest.MustRRset(t, zone, "v6.gw", "AAAA", 300, "2001:db8::1"),
 		} {
 			res, err := ext.Apply(ctx, zone, rr)
 			require.NoError(t, err)
 			require.Len(t, res.Applied, 1)
 		}
 		for _, name := range []string{"v4.gw", "v6.gw"} {
-			cname := mustRRset(t, zone, name, "CNAME", 300, "@")
+			cname := pdnstest.MustRRset(t, zone, name, "CNAME", 300, "@")
 			for range 3 {
 				res, err := op.Apply(ctx, zone, cname, reconcile.WithOwner("default/gateway"))
 				require.NoError(t, err)
@@ -61,14 +61,14 @@ func TestApplyIncident(t *testing.T) {
 // without the zone lock.
 func TestApplyCost(t *testing.T) {
 	forEachStoreKind(t, func(t *testing.T, srv *pdnstest.Server, kind reconcile.OwnershipStore) {
-		ctx := testContext(t)
+		ctx := pdnstest.Context(t)
 		zone := srv.NewZone(t)
 		w, rec := newWriter(t, srv, "dns-operator", reconcile.WithOwnershipStore(kind))
 		meta := 0
 		if kind == reconcile.OwnershipMetadata || (srv.Backend == pdnstest.LMDB && !srv.AtLeast(5, 1)) {
 			meta = 1
 		}
-		rr := mustRRset(t, zone, "www", "A", 300, "192.0.2.1")
+		rr := pdnstest.MustRRset(t, zone, "www", "A", 300, "192.0.2.1")
 		res, err := w.Apply(ctx, zone, rr, reconcile.WithOwner("default/www"))
 		require.NoError(t, err)
 		require.Len(t, res.Applied, 1)
@@ -83,7 +83,7 @@ func TestApplyCost(t *testing.T) {
 		}
 
 		rec.counts.Reset()
-		changed := mustRRset(t, zone, "www", "A", 300, "192.0.2.2")
+		changed := pdnstest.MustRRset(t, zone, "www", "A", 300, "192.0.2.2")
 		res, err = w.Apply(ctx, zone, changed, reconcile.WithOwner("default/www"))
 		require.NoError(t, err)
 		require.Len(t, res.Applied, 1)
@@ -100,11 +100,11 @@ func TestApplyCost(t *testing.T) {
 // owner.
 func TestApplyOwners(t *testing.T) {
 	forEachStore(t, func(t *testing.T, srv *pdnstest.Server, store reconcile.Option) {
-		ctx := testContext(t)
+		ctx := pdnstest.Context(t)
 		zone := srv.NewZone(t)
 		w, _ := newWriter(t, srv, "dns-operator", store)
 		other, _ := newWriter(t, srv, "external-dns", store)
-		rr := mustRRset(t, zone, "api", "A", 300, "192.0.2.1")
+		rr := pdnstest.MustRRset(t, zone, "api", "A", 300, "192.0.2.1")
 
 		res, err := w.Apply(ctx, zone, rr, reconcile.WithOwner("team-a/api"))
 		require.NoError(t, err)
@@ -122,7 +122,7 @@ func TestApplyOwners(t *testing.T) {
 		assert.Empty(t, res.Handovers)
 		assert.Empty(t, res.Applied)
 
-		res, err = other.Apply(ctx, zone, mustRRset(t, zone, "api", "A", 300, "192.0.2.9"))
+		res, err = other.Apply(ctx, zone, pdnstest.MustRRset(t, zone, "api", "A", 300, "192.0.2.9"))
 		require.NoError(t, err)
 		require.Len(t, res.Blocked, 1)
 		assert.Equal(t, conflict.NotOwner, res.Blocked[0].Kind)
@@ -138,12 +138,12 @@ func TestApplyOwners(t *testing.T) {
 // holds unless the Reconciler adopts.
 func TestRemove(t *testing.T) {
 	forEachStore(t, func(t *testing.T, srv *pdnstest.Server, store reconcile.Option) {
-		ctx := testContext(t)
+		ctx := pdnstest.Context(t)
 		zone := srv.NewZone(t)
 		w, _ := newWriter(t, srv, "dns-operator", store)
 		other, _ := newWriter(t, srv, "external-dns", store)
-		mine := mustRRset(t, zone, "mine", "TXT", 300, `"x"`)
-		theirs := mustRRset(t, zone, "theirs", "A", 300, "192.0.2.7")
+		mine := pdnstest.MustRRset(t, zone, "mine", "TXT", 300, `"x"`)
+		theirs := pdnstest.MustRRset(t, zone, "theirs", "A", 300, "192.0.2.7")
 		_, err := w.Apply(ctx, zone, mine)
 		require.NoError(t, err)
 		_, err = other.Apply(ctx, zone, theirs)
@@ -190,13 +190,13 @@ func TestRemove(t *testing.T) {
 // unowned.
 func TestAdoptionOnlyWhereAsked(t *testing.T) {
 	forEachStore(t, func(t *testing.T, srv *pdnstest.Server, store reconcile.Option) {
-		ctx := testContext(t)
+		ctx := pdnstest.Context(t)
 		zone := srv.NewZone(t)
 		legacy(t, srv, zone, "app", "A", "192.0.2.10")
 		legacy(t, srv, zone, "other", "A", "192.0.2.11")
 
 		plain, _ := newWriter(t, srv, "dns-operator", store)
-		app := mustRRset(t, zone, "app", "A", 300, "192.0.2.10")
+		app := pdnstest.MustRRset(t, zone, "app", "A", 300, "192.0.2.10")
 		res, err := plain.Apply(ctx, zone, app)
 		require.NoError(t, err)
 		require.Len(t, res.Blocked, 1)
@@ -224,10 +224,10 @@ func TestAdoptionOnlyWhereAsked(t *testing.T) {
 // written again by the next Apply, which the resync requeue brings.
 func TestApplyRepairsDrift(t *testing.T) {
 	forEachStore(t, func(t *testing.T, srv *pdnstest.Server, store reconcile.Option) {
-		ctx := testContext(t)
+		ctx := pdnstest.Context(t)
 		zone := srv.NewZone(t)
 		w, _ := newWriter(t, srv, "dns-operator", store, reconcile.WithResync(time.Hour))
-		rr := mustRRset(t, zone, "www", "A", 300, "192.0.2.1")
+		rr := pdnstest.MustRRset(t, zone, "www", "A", 300, "192.0.2.1")
 		res, err := w.Apply(ctx, zone, rr)
 		require.NoError(t, err)
 		assert.InDelta(t, float64(time.Hour), float64(res.RequeueAfter), float64(6*time.Minute), "in sync: resync, jittered by 10%")
@@ -246,7 +246,7 @@ func TestApplyRepairsDrift(t *testing.T) {
 func TestConditionsForBadInputAndMissingZone(t *testing.T) {
 	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
 		t.Parallel()
-		ctx := testContext(t)
+		ctx := pdnstest.Context(t)
 		zone := srv.NewZone(t)
 		w, rec := newWriter(t, srv, "dns-operator")
 
@@ -259,11 +259,11 @@ func TestConditionsForBadInputAndMissingZone(t *testing.T) {
 		assert.Zero(t, res.RequeueAfter, "bad input is not retried")
 		_, err = w.Sync(ctx, zone, []rrset.RRset{bad})
 		assert.Equal(t, reconcile.ReasonInvalidInput, reconcile.ConditionFor(reconcile.Result{}, err).Reason)
-		_, err = w.Apply(ctx, zone, mustRRset(t, zone, "www", "A", 300, "192.0.2.1"), reconcile.WithOwner("has space"))
+		_, err = w.Apply(ctx, zone, pdnstest.MustRRset(t, zone, "www", "A", 300, "192.0.2.1"), reconcile.WithOwner("has space"))
 		require.ErrorAs(t, err, &input)
 		assert.Zero(t, rec.counts.Total(), "no request for bad input")
 
-		res, err = w.Apply(ctx, "absent-"+zone, mustRRset(t, "absent-"+zone, "www", "A", 300, "192.0.2.1"))
+		res, err = w.Apply(ctx, "absent-"+zone, pdnstest.MustRRset(t, "absent-"+zone, "www", "A", 300, "192.0.2.1"))
 		require.Error(t, err)
 		assert.Equal(t, reconcile.ReasonZoneNotFound, reconcile.ConditionFor(res, err).Reason)
 	})
@@ -274,17 +274,17 @@ func TestConditionsForBadInputAndMissingZone(t *testing.T) {
 // guard.
 func TestTeardown(t *testing.T) {
 	forEachStore(t, func(t *testing.T, srv *pdnstest.Server, store reconcile.Option) {
-		ctx := testContext(t)
+		ctx := pdnstest.Context(t)
 		zone := srv.NewZone(t)
 		w, _ := newWriter(t, srv, "dns-operator", store)
 		other, _ := newWriter(t, srv, "external-dns", store)
 		var all []rrset.RRset
 		for _, n := range []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"} {
-			all = append(all, mustRRset(t, zone, n, "A", 300, "192.0.2.1"))
+			all = append(all, pdnstest.MustRRset(t, zone, n, "A", 300, "192.0.2.1"))
 		}
 		_, err := w.Sync(ctx, zone, all)
 		require.NoError(t, err)
-		_, err = other.Apply(ctx, zone, mustRRset(t, zone, "theirs", "A", 300, "192.0.2.2"))
+		_, err = other.Apply(ctx, zone, pdnstest.MustRRset(t, zone, "theirs", "A", 300, "192.0.2.2"))
 		require.NoError(t, err)
 
 		fresh, _ := newWriter(t, srv, "dns-operator", store)
@@ -306,10 +306,10 @@ func TestTeardown(t *testing.T) {
 func TestAllowedALIAS(t *testing.T) {
 	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
 		t.Parallel()
-		ctx := testContext(t)
+		ctx := pdnstest.Context(t)
 		zone := srv.NewZone(t)
-		a := mustRRset(t, zone, "@", "A", 300, "192.0.2.1")
-		alias := mustRRset(t, zone, "@", "ALIAS", 300, "lb.example.net.")
+		a := pdnstest.MustRRset(t, zone, "@", "A", 300, "192.0.2.1")
+		alias := pdnstest.MustRRset(t, zone, "@", "ALIAS", 300, "lb.example.net.")
 
 		strict, _ := newWriter(t, srv, "dns-operator")
 		_, err := strict.Apply(ctx, zone, a)
@@ -337,7 +337,7 @@ func TestAllowedALIAS(t *testing.T) {
 func TestZoneLifecycle(t *testing.T) {
 	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
 		t.Parallel()
-		ctx := testContext(t)
+		ctx := pdnstest.Context(t)
 		zone := "lifecycle-" + srv.NewZone(t)
 		w, _ := newWriter(t, srv, "dns-operator")
 		other, _ := newWriter(t, srv, "external-dns")
@@ -360,9 +360,9 @@ func TestZoneLifecycle(t *testing.T) {
 		assert.Equal(t, "nameservers", res.Differences[0].Field)
 		assert.Equal(t, []string{"ns1.example.net.", "ns2.example.net."}, liveContents(t, srv, zone, zone, "NS"), "reported, not changed")
 
-		_, err = w.Apply(ctx, zone, mustRRset(t, zone, "mine", "A", 300, "192.0.2.1"))
+		_, err = w.Apply(ctx, zone, pdnstest.MustRRset(t, zone, "mine", "A", 300, "192.0.2.1"))
 		require.NoError(t, err)
-		_, err = other.Apply(ctx, zone, mustRRset(t, zone, "theirs", "A", 300, "192.0.2.2"))
+		_, err = other.Apply(ctx, zone, pdnstest.MustRRset(t, zone, "theirs", "A", 300, "192.0.2.2"))
 		require.NoError(t, err)
 		err = w.DeleteZone(ctx, zone)
 		var inUse *reconcile.ZoneInUseError
@@ -380,14 +380,14 @@ func TestZoneLifecycle(t *testing.T) {
 // controller did before it used this library.
 func legacy(t *testing.T, srv *pdnstest.Server, zone, name, typ, content string) {
 	t.Helper()
-	ctx := testContext(t)
+	ctx := pdnstest.Context(t)
 	require.NoError(t, srv.Client.Records.Add(ctx, zone, name+"."+zone, powerdns.RRType(typ), 300, []string{content}))
 }
 
 // ownersOf reads who holds each RRset of zone, as r sees it.
 func ownersOf(t *testing.T, r *reconcile.Reconciler, zone string) map[rrset.Key]string {
 	t.Helper()
-	live, err := r.Live(testContext(t), zone)
+	live, err := r.Live(pdnstest.Context(t), zone)
 	require.NoError(t, err)
 	out := make(map[rrset.Key]string)
 	for _, rr := range live {

@@ -21,7 +21,7 @@ import (
 // they converge.
 func TestConcurrentWriters(t *testing.T) {
 	forEachStore(t, func(t *testing.T, srv *pdnstest.Server, store reconcile.Option) {
-		ctx := testContext(t)
+		ctx := pdnstest.Context(t)
 		zone := srv.NewZone(t)
 		rnd := rand.New(rand.NewPCG(11, 12))
 		writers := []string{"writer-a", "writer-b"}
@@ -29,7 +29,7 @@ func TestConcurrentWriters(t *testing.T) {
 		for i := range writers {
 			// Same names, different data: every name is contested.
 			for n := range 12 {
-				wants[i] = append(wants[i], mustRRset(t, zone, fmt.Sprintf("n%02d", n), "A", 300, fmt.Sprintf("192.0.2.%d", 10*i+rnd.IntN(9)+1)))
+				wants[i] = append(wants[i], pdnstest.MustRRset(t, zone, fmt.Sprintf("n%02d", n), "A", 300, fmt.Sprintf("192.0.2.%d", 10*i+rnd.IntN(9)+1)))
 			}
 		}
 		var (

@@ -29,7 +29,7 @@ import (
 // deletes nothing; and no name ever holds a CNAME next to an address.
 func TestIncident(t *testing.T) {
 	forEachStore(t, func(t *testing.T, srv *pdnstest.Server, store reconcile.Option) {
-		ctx := testContext(t)
+		ctx := pdnstest.Context(t)
 		zone := srv.NewZone(t)
 		clock := backofftest.NewClock(time.Now())
 		extDNS, extRec := newWriter(t, srv, "external-dns", store, reconcile.WithClock(clock))
@@ -44,8 +44,8 @@ func TestIncident(t *testing.T) {
 					v4, v6 = v4+"."+zone, v6+"."+zone
 				}
 				out = append(out,
-					mustRRset(t, zone, v4, "A", 300, fmt.Sprintf("192.0.2.%d", i+1)),
-					mustRRset(t, zone, v6, "AAAA", 300, fmt.Sprintf("2001:db8::%d", i+1)))
+					pdnstest.MustRRset(t, zone, v4, "A", 300, fmt.Sprintf("192.0.2.%d", i+1)),
+					pdnstest.MustRRset(t, zone, v6, "AAAA", 300, fmt.Sprintf("2001:db8::%d", i+1)))
 			}
 			return out
 		}
@@ -58,10 +58,10 @@ func TestIncident(t *testing.T) {
 		var cnames []rrset.RRset
 		for _, h := range hosts {
 			cnames = append(cnames,
-				mustRRset(t, zone, "v4."+h, "CNAME", 300, "@"),
-				mustRRset(t, zone, "v6."+h, "CNAME", 300, "@"))
+				pdnstest.MustRRset(t, zone, "v4."+h, "CNAME", 300, "@"),
+				pdnstest.MustRRset(t, zone, "v6."+h, "CNAME", 300, "@"))
 		}
-		cnames = append(cnames, mustRRset(t, zone, "gateway", "A", 300, "192.0.2.100"))
+		cnames = append(cnames, pdnstest.MustRRset(t, zone, "gateway", "A", 300, "192.0.2.100"))
 		res, err = gwDNS.Sync(ctx, zone, cnames)
 		require.NoError(t, err)
 		require.Len(t, res.Blocked, 4, "every CNAME next to external-dns's addresses is blocked")
@@ -120,14 +120,14 @@ func TestIncident(t *testing.T) {
 // and blocks the write instead of sending it again.
 func TestRaceIsolated(t *testing.T) {
 	forEachStore(t, func(t *testing.T, srv *pdnstest.Server, store reconcile.Option) {
-		ctx := testContext(t)
+		ctx := pdnstest.Context(t)
 		zone := srv.NewZone(t)
 		w, rec := newWriter(t, srv, "gateway-dns", store)
 		var want []rrset.RRset
 		for i := range 20 {
-			want = append(want, mustRRset(t, zone, fmt.Sprintf("host%02d", i), "A", 300, fmt.Sprintf("192.0.2.%d", i+1)))
+			want = append(want, pdnstest.MustRRset(t, zone, fmt.Sprintf("host%02d", i), "A", 300, fmt.Sprintf("192.0.2.%d", i+1)))
 		}
-		want = append(want, mustRRset(t, zone, "v4", "CNAME", 300, "@"))
+		want = append(want, pdnstest.MustRRset(t, zone, "v4", "CNAME", 300, "@"))
 		rec.onNextPatch(func() {
 			// Another writer takes v4 with an address meanwhile.
 			err := srv.Client.Records.Add(context.Background(), zone, "v4."+zone, powerdns.RRTypeA, 300, []string{"192.0.2.200"})
@@ -163,10 +163,10 @@ func TestRefusalRemembered(t *testing.T) {
 		if srv.Backend != pdnstest.LMDB || srv.AtLeast(5, 1) {
 			t.Skip("only LMDB before 5.1 refuses RRset comments")
 		}
-		ctx := testContext(t)
+		ctx := pdnstest.Context(t)
 		zone := srv.NewZone(t)
 		w, rec := newWriter(t, srv, "external-dns", reconcile.WithOwnershipStore(reconcile.OwnershipComments))
-		want := []rrset.RRset{mustRRset(t, zone, "www", "A", 300, "192.0.2.1")}
+		want := []rrset.RRset{pdnstest.MustRRset(t, zone, "www", "A", 300, "192.0.2.1")}
 		res, err := w.Sync(ctx, zone, want)
 		require.NoError(t, err)
 		require.Len(t, res.Refused, 1)
@@ -181,7 +181,7 @@ func TestRefusalRemembered(t *testing.T) {
 		assert.True(t, res.Refused[0].Remembered)
 		assert.Equal(t, patches, rec.counts.Method(http.MethodPatch), "a refused change is not sent again")
 
-		want[0] = mustRRset(t, zone, "www", "A", 300, "192.0.2.2")
+		want[0] = pdnstest.MustRRset(t, zone, "www", "A", 300, "192.0.2.2")
 		_, err = w.Sync(ctx, zone, want)
 		require.NoError(t, err)
 		assert.Equal(t, patches+1, rec.counts.Method(http.MethodPatch), "a changed RRset is tried again")
@@ -194,7 +194,7 @@ func TestRefusalRemembered(t *testing.T) {
 // address at any point.
 func TestWritersConverge(t *testing.T) {
 	forEachStore(t, func(t *testing.T, srv *pdnstest.Server, store reconcile.Option) {
-		ctx := testContext(t)
+		ctx := pdnstest.Context(t)
 		for seed := range uint64(4) {
 			zone := srv.NewZone(t)
 			rnd := rand.New(rand.NewPCG(seed, 7))
@@ -267,17 +267,17 @@ func randomDesired(t *testing.T, rnd *rand.Rand, zone string) []rrset.RRset {
 		var rr rrset.RRset
 		switch rnd.IntN(6) {
 		case 0:
-			rr = mustRRset(t, zone, name, "A", 300, fmt.Sprintf("192.0.2.%d", rnd.IntN(250)+1))
+			rr = pdnstest.MustRRset(t, zone, name, "A", 300, fmt.Sprintf("192.0.2.%d", rnd.IntN(250)+1))
 		case 1:
-			rr = mustRRset(t, zone, name, "AAAA", 300, fmt.Sprintf("2001:db8::%x", rnd.IntN(250)+1))
+			rr = pdnstest.MustRRset(t, zone, name, "AAAA", 300, fmt.Sprintf("2001:db8::%x", rnd.IntN(250)+1))
 		case 2:
-			rr = mustRRset(t, zone, name, "CNAME", 300, "target.example.net.")
+			rr = pdnstest.MustRRset(t, zone, name, "CNAME", 300, "target.example.net.")
 		case 3:
-			rr = mustRRset(t, zone, name, "ALIAS", 300, "target.example.net.")
+			rr = pdnstest.MustRRset(t, zone, name, "ALIAS", 300, "target.example.net.")
 		case 4:
-			rr = mustRRset(t, zone, name, "TXT", 300, fmt.Sprintf(`"v=%d"`, rnd.IntN(9)))
+			rr = pdnstest.MustRRset(t, zone, name, "TXT", 300, fmt.Sprintf(`"v=%d"`, rnd.IntN(9)))
 		default:
-			rr = mustRRset(t, zone, name, "MX", 300, fmt.Sprintf("%d mail.example.net.", rnd.IntN(9)))
+			rr = pdnstest.MustRRset(t, zone, name, "MX", 300, fmt.Sprintf("%d mail.example.net.", rnd.IntN(9)))
 		}
 		if !seen[rr.Key()] {
 			seen[rr.Key()] = true
@@ -291,12 +291,12 @@ func randomDesired(t *testing.T, rnd *rand.Rand, zone string) []rrset.RRset {
 // deleted only after it was absent on three syncs spanning two minutes.
 func TestDeletionGate(t *testing.T) {
 	forEachStore(t, func(t *testing.T, srv *pdnstest.Server, store reconcile.Option) {
-		ctx := testContext(t)
+		ctx := pdnstest.Context(t)
 		zone := srv.NewZone(t)
 		clock := backofftest.NewClock(time.Now())
 		w, _ := newWriter(t, srv, "external-dns", store, reconcile.WithClock(clock))
-		keep := mustRRset(t, zone, "keep", "A", 300, "192.0.2.1")
-		gone := mustRRset(t, zone, "gone", "TXT", 300, `"bye"`)
+		keep := pdnstest.MustRRset(t, zone, "keep", "A", 300, "192.0.2.1")
+		gone := pdnstest.MustRRset(t, zone, "gone", "TXT", 300, `"bye"`)
 		_, err := w.Sync(ctx, zone, []rrset.RRset{keep, gone})
 		require.NoError(t, err)
 
@@ -323,13 +323,13 @@ func TestDeletionGate(t *testing.T) {
 // deletes.
 func TestDeleteGuard(t *testing.T) {
 	forEachStore(t, func(t *testing.T, srv *pdnstest.Server, store reconcile.Option) {
-		ctx := testContext(t)
+		ctx := pdnstest.Context(t)
 		zone := srv.NewZone(t)
 		w, _ := newWriter(t, srv, "external-dns", store, reconcile.WithDeletionGate(1, 0))
 		upsert, _ := newWriter(t, srv, "external-dns", store, reconcile.WithDeletionGate(1, 0), reconcile.WithUpsertOnly())
 		var all []rrset.RRset
 		for i := range 20 {
-			all = append(all, mustRRset(t, zone, fmt.Sprintf("h%02d", i), "A", 300, fmt.Sprintf("192.0.2.%d", i+1)))
+			all = append(all, pdnstest.MustRRset(t, zone, fmt.Sprintf("h%02d", i), "A", 300, fmt.Sprintf("192.0.2.%d", i+1)))
 		}
 		_, err := w.Sync(ctx, zone, all)
 		require.NoError(t, err)
@@ -358,14 +358,14 @@ func TestDeleteGuard(t *testing.T) {
 // over; an RRset nobody owns is adopted only when asked.
 func TestTakeoverAndAdoption(t *testing.T) {
 	forEachStore(t, func(t *testing.T, srv *pdnstest.Server, store reconcile.Option) {
-		ctx := testContext(t)
+		ctx := pdnstest.Context(t)
 		zone := srv.NewZone(t)
 		refuse, _ := newWriter(t, srv, "gateway-dns", store)
 		takeover, rec := newWriter(t, srv, "gateway-dns", store, reconcile.WithTakeover())
-		_, err := refuse.Sync(ctx, zone, []rrset.RRset{mustRRset(t, zone, "api", "A", 300, "192.0.2.1")})
+		_, err := refuse.Sync(ctx, zone, []rrset.RRset{pdnstest.MustRRset(t, zone, "api", "A", 300, "192.0.2.1")})
 		require.NoError(t, err)
 
-		toCNAME := []rrset.RRset{mustRRset(t, zone, "api", "CNAME", 300, "lb.example.net.")}
+		toCNAME := []rrset.RRset{pdnstest.MustRRset(t, zone, "api", "CNAME", 300, "lb.example.net.")}
 		res, err := refuse.Sync(ctx, zone, toCNAME)
 		require.NoError(t, err)
 		require.Len(t, res.Blocked, 1)
@@ -382,7 +382,7 @@ func TestTakeoverAndAdoption(t *testing.T) {
 
 		// An RRset written by hand has no writer.
 		require.NoError(t, srv.Client.Records.Add(ctx, zone, "legacy."+zone, powerdns.RRTypeA, 300, []string{"192.0.2.9"}))
-		legacy := []rrset.RRset{mustRRset(t, zone, "legacy", "A", 300, "192.0.2.9")}
+		legacy := []rrset.RRset{pdnstest.MustRRset(t, zone, "legacy", "A", 300, "192.0.2.9")}
 		res, err = refuse.Sync(ctx, zone, legacy)
 		require.NoError(t, err)
 		require.Len(t, res.Blocked, 1)
@@ -406,12 +406,12 @@ func TestTakeoverAndAdoption(t *testing.T) {
 func TestSplitUnderBodyLimit(t *testing.T) {
 	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
 		t.Parallel()
-		ctx := testContext(t)
+		ctx := pdnstest.Context(t)
 		zone := srv.NewZone(t)
 		w, _ := newWriter(t, srv, "bulk", reconcile.WithMaxPatchBytes(8<<10))
 		var want []rrset.RRset
 		for i := range 300 {
-			want = append(want, mustRRset(t, zone, fmt.Sprintf("n%03d", i), "TXT", 300, fmt.Sprintf(`"record number %d"`, i)))
+			want = append(want, pdnstest.MustRRset(t, zone, fmt.Sprintf("n%03d", i), "TXT", 300, fmt.Sprintf(`"record number %d"`, i)))
 		}
 		res, err := w.Sync(ctx, zone, want)
 		require.NoError(t, err)
@@ -429,15 +429,15 @@ func TestSplitUnderBodyLimit(t *testing.T) {
 func TestVerify(t *testing.T) {
 	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
 		t.Parallel()
-		ctx := testContext(t)
+		ctx := pdnstest.Context(t)
 		zone := srv.NewZone(t)
 		w, _ := newWriter(t, srv, "external-dns")
 		want := []rrset.RRset{
-			mustRRset(t, zone, "www", "A", 300, "192.0.2.1", "192.0.2.2"),
-			mustRRset(t, zone, "mail", "MX", 300, "10 mx1.example.net."),
-			mustRRset(t, zone, "txt", "TXT", 300, `"hello world"`),
-			mustRRset(t, zone, "v6", "AAAA", 300, "2001:db8::1"),
-			mustRRset(t, zone, "alias", "ALIAS", 300, "lb.example.net."),
+			pdnstest.MustRRset(t, zone, "www", "A", 300, "192.0.2.1", "192.0.2.2"),
+			pdnstest.MustRRset(t, zone, "mail", "MX", 300, "10 mx1.example.net."),
+			pdnstest.MustRRset(t, zone, "txt", "TXT", 300, `"hello world"`),
+			pdnstest.MustRRset(t, zone, "v6", "AAAA", 300, "2001:db8::1"),
+			pdnstest.MustRRset(t, zone, "alias", "ALIAS", 300, "lb.example.net."),
 		}
 		_, err := w.Sync(ctx, zone, want)
 		require.NoError(t, err)
@@ -464,7 +464,7 @@ func TestVerify(t *testing.T) {
 func TestBadInputWritesNothing(t *testing.T) {
 	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
 		t.Parallel()
-		ctx := testContext(t)
+		ctx := pdnstest.Context(t)
 		zone := srv.NewZone(t)
 		w, rec := newWriter(t, srv, "external-dns")
 		cases := map[string][]rrset.RRset{

@@ -61,8 +61,8 @@ func TestWriteLog(t *testing.T) {
 func TestJudge(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	const zone = "example.com."
-	www := mustNew(t, zone, "www", "A", 300, "192.0.2.1")
-	other := mustNew(t, zone, "other", "A", 300, "192.0.2.2")
+	www := pdnstest.MustRRset(t, zone, "www", "A", 300, "192.0.2.1")
+	other := pdnstest.MustRRset(t, zone, "other", "A", 300, "192.0.2.2")
 	caches := CacheLifetimes{Packet: 20 * time.Second, Query: 20 * time.Second, NegQuery: 60 * time.Second, ZoneCache: 300 * time.Second}
 	cases := []struct {
 		name      string
@@ -116,13 +116,6 @@ func TestJudge(t *testing.T) {
 			assert.Contains(t, pending[0].String(), "may be cached until")
 		})
 	}
-}
-
-func mustNew(t *testing.T, zone, name, typ string, ttl uint32, contents ...string) rrset.RRset {
-	t.Helper()
-	rr, err := rrset.New(zone, name, typ, ttl, contents...)
-	require.NoError(t, err)
-	return rr
 }
 
 // testCacheTTL is the packet cache lifetime of the servers of
@@ -203,7 +196,7 @@ func verifyCachedAnswer(t *testing.T, srv *pdnstest.Server) {
 	defer cancel()
 	zone := zoneThrough(t, srv.Frontends[1])
 	r := crossWriter(t, srv)
-	txt := mustNew(t, zone, "txt", "TXT", 300, `"one"`)
+	txt := pdnstest.MustRRset(t, zone, "txt", "TXT", 300, `"one"`)
 
 	// Frontend 1 caches www's answer when Verify asks it; the next change
 	// and Verify must come within testCacheTTL of that to find the cached
@@ -214,14 +207,14 @@ func verifyCachedAnswer(t *testing.T, srv *pdnstest.Server) {
 		wrote time.Time
 	)
 	for attempt := 1; attempt <= 3; attempt++ {
-		old := mustNew(t, zone, "www", "A", 300, fmt.Sprintf("192.0.2.%d", 2*attempt))
+		old := pdnstest.MustRRset(t, zone, "www", "A", 300, fmt.Sprintf("192.0.2.%d", 2*attempt))
 		_, err := r.Sync(ctx, zone, []rrset.RRset{old, txt})
 		require.NoError(t, err)
 		require.NoError(t, waitServed(ctx, r, zone, []rrset.RRset{old, txt}))
 		primed := time.Now()
 
-		want = []rrset.RRset{mustNew(t, zone, "www", "A", 300, fmt.Sprintf("192.0.2.%d", 2*attempt+1)), txt,
-			mustNew(t, zone, fmt.Sprintf("new%d", attempt), "AAAA", 300, "2001:db8::1")}
+		want = []rrset.RRset{pdnstest.MustRRset(t, zone, "www", "A", 300, fmt.Sprintf("192.0.2.%d", 2*attempt+1)), txt,
+			pdnstest.MustRRset(t, zone, fmt.Sprintf("new%d", attempt), "AAAA", 300, "2001:db8::1")}
 		_, err = r.Sync(ctx, zone, want)
 		require.NoError(t, err)
 		wrote = time.Now()
@@ -301,7 +294,7 @@ func verifyRefusedZone(t *testing.T, srv *pdnstest.Server) {
 	// The zone-cache lifetime is 300 s: a fake clock stands in for it.
 	clock := backofftest.NewAutoClock(time.Now())
 	r := crossWriter(t, srv, WithClock(clock))
-	want := []rrset.RRset{mustNew(t, zone, "www", "A", 300, "192.0.2.1")}
+	want := []rrset.RRset{pdnstest.MustRRset(t, zone, "www", "A", 300, "192.0.2.1")}
 	_, err := r.Sync(ctx, zone, want)
 	require.NoError(t, err)
 	first := clock.Now()

@@ -114,8 +114,8 @@ func TestIntegrationRoundTrip(t *testing.T) {
 		// Apex RRsets, DNSKEY being apex-only. The SOA is left out: PowerDNS
 		// rewrites its serial on every change (SOA-EDIT-API).
 		apex := []rrset.RRset{
-			mustNew(t, zone, "@", "NS", 3600, "ns1.pdnstest.invalid", "ns2.pdnstest.invalid."),
-			mustNew(t, zone, "@", "DNSKEY", 3600, "257 3 13 mdsswUyr3DPW132mOi8V9xESWE8jTo0dxCjjnopKl+GqJxpVXckHAeF+KkxLbxILfDLUT0rAK9iUzy1L53eKGQ=="),
+			pdnstest.MustRRset(t, zone, "@", "NS", 3600, "ns1.pdnstest.invalid", "ns2.pdnstest.invalid."),
+			pdnstest.MustRRset(t, zone, "@", "DNSKEY", 3600, "257 3 13 mdsswUyr3DPW132mOi8V9xESWE8jTo0dxCjjnopKl+GqJxpVXckHAeF+KkxLbxILfDLUT0rAK9iUzy1L53eKGQ=="),
 		}
 		for _, rr := range apex {
 			require.NoError(t, srv.Client.Records.Patch(ctx, zone, &powerdns.RRsets{Sets: []powerdns.RRset{toPowerDNS(rr)}}), "%s", rr.Key())
@@ -123,7 +123,7 @@ func TestIntegrationRoundTrip(t *testing.T) {
 			require.NoError(t, desired.Add(rr))
 		}
 
-		live := readZone(ctx, t, srv, zone)
+		live := readZone(t, srv, zone)
 		for want := range desired.All() {
 			got, ok := live.Get(want.Key())
 			if !assert.True(t, ok, "%s missing after the write", want.Key()) {
@@ -212,7 +212,7 @@ func TestIntegrationUnsupported(t *testing.T) {
 				if err := srv.Client.Records.Patch(ctx, zone, &powerdns.RRsets{Sets: []powerdns.RRset{toPowerDNS(rr)}}); err != nil {
 					outcome = "refused: " + err.Error()
 				} else {
-					live := readZone(ctx, t, srv, zone)
+					live := readZone(t, srv, zone)
 					if got, ok := live.Get(rr.Key()); !ok || !got.EqualData(rr) {
 						outcome = fmt.Sprintf("altered: %q", got.Records)
 					}
@@ -391,13 +391,6 @@ func desiredFrom(zone string, specs []rrsetData) (*rrset.Set, error) {
 	return s, nil
 }
 
-func mustNew(tb testing.TB, zone, name, typ string, ttl uint32, contents ...string) rrset.RRset {
-	tb.Helper()
-	rr, err := rrset.New(zone, name, typ, ttl, contents...)
-	require.NoError(tb, err)
-	return rr
-}
-
 func toPowerDNS(rr rrset.RRset) powerdns.RRset {
 	records := make([]powerdns.Record, 0, len(rr.Records))
 	for _, c := range rr.Records {
@@ -412,10 +405,9 @@ func toPowerDNS(rr rrset.RRset) powerdns.RRset {
 	}
 }
 
-func readZone(ctx context.Context, tb testing.TB, srv *pdnstest.Server, zone string) *rrset.Set {
+func readZone(tb testing.TB, srv *pdnstest.Server, zone string) *rrset.Set {
 	tb.Helper()
-	z, err := srv.Client.Zones.Get(ctx, zone)
-	require.NoError(tb, err)
+	z := srv.ReadZone(tb, zone)
 	live, err := liveSet(zone, z.RRsets)
 	require.NoError(tb, err)
 	return live

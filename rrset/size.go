@@ -22,12 +22,25 @@ const (
 	// maxRRsetWire bounds the owner name's wire length plus, per record,
 	// answerOverhead and its data.
 	maxRRsetWire = maxMessage - dnsHeaderLen - questionTail - ednsOPTLen
+	// maxContentText bounds one record's content as text: the gpgsql
+	// schema's records.content is VARCHAR(65535), and PostgreSQL refuses a
+	// longer value ("value too long for type character varying(65535)"),
+	// on 4.9 and 5.1 alike. Text data in its canonical form takes more
+	// characters than octets on the wire (quotes and blanks around every
+	// 255-octet string), so this bound can be the stricter one.
+	maxContentText = 65535
 )
 
 // checkSize refuses an RRset of kind k that no DNS response can carry
 // whole. Only the kinds whose data can reach that size are measured: text
 // (TXT, SPF) and RFC 3597 data.
 func checkSize(k kind, owner string, records []string) *contentProblem {
+	for _, r := range records {
+		if len(r) > maxContentText {
+			return &contentProblem{reason: ReasonTooLarge, detail: strconv.Itoa(len(r)) + " characters in one record, over the " +
+				strconv.Itoa(maxContentText) + " PowerDNS's PostgreSQL backend stores"}
+		}
+	}
 	var measure func(string) int
 	switch k {
 	case kindTXT:

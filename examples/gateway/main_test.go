@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"flag"
 	"os"
 	"path/filepath"
@@ -10,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -39,7 +37,7 @@ func TestDemo(t *testing.T) {
 		assertGolden(t, "demo.golden", normalise(stdout))
 		assert.NotContains(t, stdout+stderr, srv.APIKey)
 		if srv.Backend != pdnstest.LMDB {
-			_, err := srv.Client.Zones.Get(testContext(t), "gateway.example.")
+			_, err := srv.Client.Zones.Get(pdnstest.Context(t), "gateway.example.")
 			assert.Error(t, err, "the demo deletes its zone")
 		}
 	})
@@ -81,19 +79,19 @@ func TestDemoBadServerInput(t *testing.T) {
 			assert.Equal(t, exitFail, code)
 			assert.Empty(t, stdout)
 			assert.Equal(t, "gateway: PowerDNS at "+srv.URL+" refused the API key from -api-key-file "+wrong+" (401 Unauthorized)\n", stderr)
-			_, err := srv.Client.Zones.Get(testContext(t), "wrong-key.example.")
+			_, err := srv.Client.Zones.Get(pdnstest.Context(t), "wrong-key.example.")
 			assert.Error(t, err, "no zone was created")
 		})
 		t.Run("zone exists", func(t *testing.T) {
 			zone := srv.NewZone(t)
-			before, err := srv.Client.Zones.Get(testContext(t), zone)
+			before, err := srv.Client.Zones.Get(pdnstest.Context(t), zone)
 			require.NoError(t, err)
 			code, stdout, stderr := runDemo(t, "-server", srv.URL, "-api-key-file", keyFile(t, srv.APIKey), "-zone", zone)
 			assert.Equal(t, exitFail, code)
 			assert.Empty(t, stdout)
 			assert.Equal(t, "gateway: zone "+zone+" already exists at "+srv.URL+
 				": the demo writes only to a zone it creates; pass another -zone\n", stderr)
-			after, err := srv.Client.Zones.Get(testContext(t), zone)
+			after, err := srv.Client.Zones.Get(pdnstest.Context(t), zone)
 			require.NoError(t, err)
 			assert.Len(t, after.RRsets, len(before.RRsets), "the zone is untouched")
 		})
@@ -140,15 +138,8 @@ func TestDemoBadFlags(t *testing.T) {
 func runDemo(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = run(testContext(t), args, &out, &errb)
+	code = run(pdnstest.Context(t), args, &out, &errb)
 	return code, out.String(), errb.String()
-}
-
-func testContext(t *testing.T) context.Context {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	t.Cleanup(cancel)
-	return ctx
 }
 
 func keyFile(t *testing.T, key string) string {

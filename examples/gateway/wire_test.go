@@ -19,7 +19,7 @@ import (
 func TestWireCountsRefusals(t *testing.T) {
 	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
 		t.Parallel()
-		ctx := testContext(t)
+		ctx := pdnstest.Context(t)
 		zone := srv.NewZone(t)
 		w := newWire()
 		client := powerdns.New(srv.URL, "localhost", powerdns.WithAPIKey(srv.APIKey),

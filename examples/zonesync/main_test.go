@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -11,7 +10,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/joeig/go-powerdns/v3"
 	"github.com/stretchr/testify/assert"
@@ -67,7 +65,7 @@ func TestBlocked(t *testing.T) {
 		t.Parallel()
 		z := newZone(t, srv)
 		// Written by hand: no writer recorded.
-		require.NoError(t, srv.Client.Records.Add(testContext(t), z.name, "legacy."+z.name, powerdns.RRTypeA, 300, []string{"192.0.2.99"}))
+		require.NoError(t, srv.Client.Records.Add(pdnstest.Context(t), z.name, "legacy."+z.name, powerdns.RRTypeA, 300, []string{"192.0.2.99"}))
 
 		code, out, errOut := z.run(t, "-file", "testdata/conflict.zone", "-apply")
 		require.Equal(t, exitBlocked, code, errOut)
@@ -209,7 +207,7 @@ func TestFlags(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var out, errOut bytes.Buffer
-			code := run(testContext(t), c.args, &out, &errOut)
+			code := run(pdnstest.Context(t), c.args, &out, &errOut)
 			assert.Equal(t, exitFail, code)
 			assert.Empty(t, out.String())
 			assert.True(t, strings.HasPrefix(errOut.String(), c.want), "stderr: %q", errOut.String())
@@ -235,7 +233,7 @@ func (z *zone) run(t *testing.T, args ...string) (code int, stdout, stderr strin
 	t.Helper()
 	all := append([]string{"-server", z.srv.URL, "-api-key-file", z.keyFile, "-zone", z.name, "-managed-by", "zonesync"}, args...)
 	var out, errOut bytes.Buffer
-	code = run(testContext(t), all, &out, &errOut)
+	code = run(pdnstest.Context(t), all, &out, &errOut)
 	return code, out.String(), errOut.String()
 }
 
@@ -243,7 +241,7 @@ func (z *zone) run(t *testing.T, args ...string) (code int, stdout, stderr strin
 // "name TYPE ttl records", names relative, sorted.
 func (z *zone) live(t *testing.T) []string {
 	t.Helper()
-	got, err := z.srv.Client.Zones.Get(testContext(t), z.name)
+	got, err := z.srv.Client.Zones.Get(pdnstest.Context(t), z.name)
 	require.NoError(t, err)
 	var out []string
 	for _, rr := range got.RRsets {
@@ -286,11 +284,4 @@ func writeFile(t *testing.T, name, content string) string {
 	path := filepath.Join(t.TempDir(), name)
 	require.NoError(t, os.WriteFile(path, []byte(content), 0o600))
 	return path
-}
-
-func testContext(t *testing.T) context.Context {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	t.Cleanup(cancel)
-	return ctx
 }
