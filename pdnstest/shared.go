@@ -40,13 +40,19 @@ func Main(m *testing.M) {
 const serverExamples = `^Example\w*_powerDNS$`
 
 // skipServerExamples adds serverExamples to -test.skip when no PowerDNS is
-// configured and PDNS_TEST_REQUIRED is not 1.
+// configured and PDNS_TEST_REQUIRED is not 1, and says so on the test
+// output: an example cannot skip itself, and one skipped by the flag would
+// vanish without a word.
 func skipServerExamples() {
 	if os.Getenv(EnvRequired) == "1" {
 		return
 	}
-	if targets, err := Targets(); err == nil && len(targets) > 0 {
+	targets, err := Targets()
+	if err == nil && len(targets) > 0 {
 		return
+	}
+	if err == nil {
+		err = ErrNoServer
 	}
 	skip := flag.Lookup("test.skip")
 	if skip == nil {
@@ -57,6 +63,13 @@ func skipServerExamples() {
 		pattern = cur + "|" + pattern
 	}
 	_ = skip.Value.Set(pattern)
+	fmt.Println(skipNotice(err))
+}
+
+// skipNotice is the line Main prints when it skips the examples that need
+// a server.
+func skipNotice(reason error) string {
+	return fmt.Sprintf("--- SKIP: examples matching %s: %v", serverExamples, reason)
 }
 
 // Servers returns the shared servers, one per configured target, starting
