@@ -281,6 +281,7 @@ func (r *Reconciler) DeleteZone(ctx context.Context, zone string, opts ...Delete
 			return o.errorf(err)
 		}
 		o.mem.reset(r.cfg)
+		r.writes.forget(canonical)
 		return nil
 	})
 	return err
