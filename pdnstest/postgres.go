@@ -42,9 +42,9 @@ func findPGSchema(root string) (string, error) {
 // at 500).
 const maxPGConnections = 200
 
-// EnvPGBouncer, when "off", connects gpgsql frontends straight to
-// PostgreSQL rather than through PgBouncer where the PostgreSQL image or
-// root has it.
+// EnvPGBouncer names the variable that, set to "off", connects gpgsql
+// frontends straight to PostgreSQL rather than through PgBouncer where the
+// PostgreSQL image or root has it.
 const EnvPGBouncer = "PDNS_TEST_PGBOUNCER"
 
 // postgres is a running PostgreSQL that the gpgsql servers of a test binary

@@ -93,7 +93,8 @@ func startPostgresContainer(ctx context.Context, image string) (*postgres, error
 		return run(ctx, append([]string{psqlPath}, psqlArgs(port, db, file)...)...)
 	}
 	pg.pool = func(ctx context.Context) (bool, error) {
-		if run(ctx, "test", "-x", pgbouncerPath) != nil {
+		// A failed test -x means the image has no PgBouncer, not an error.
+		if installed := run(ctx, "test", "-x", pgbouncerPath) == nil; !installed {
 			return false, nil
 		}
 		const ini = "/tmp/pdnstest-pgbouncer.ini"

@@ -141,12 +141,12 @@ func startPostgresProcess(ctx context.Context, root string) (*postgres, error) {
 		}
 		return nil
 	}
-	pg.pool = func(ctx context.Context) (bool, error) {
+	pg.pool = func(context.Context) (bool, error) {
 		bouncer := pgbouncerPath
 		if root != HostRoot {
 			bouncer = filepath.Join(root, pgbouncerPath)
 		}
-		if _, err := os.Stat(bouncer); err != nil {
+		if !isFile(bouncer) { // a root without PgBouncer: frontends connect straight
 			return false, nil
 		}
 		port, err := freePort("127.0.0.1")
@@ -218,4 +218,10 @@ func lookupUser(passwd, name string) (*runAs, error) {
 		return nil, err
 	}
 	return nil, fmt.Errorf("no user %s in %s", name, passwd)
+}
+
+// isFile reports whether path names a file that can be stat'ed.
+func isFile(path string) bool {
+	info, err := os.Stat(path)
+	return err == nil && !info.IsDir()
 }
