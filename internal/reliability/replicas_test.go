@@ -88,9 +88,12 @@ func handOver(t *testing.T, srv *pdnstest.Server, store reconcile.OwnershipStore
 	)
 	onlyOne := []rrset.Key{{Name: "old-only." + zone, Type: "A"}, {Name: "new-only." + zone, Type: "AAAA"}}
 	check := func(who string) {
-		snap := takeSnapshot(t, srv, zone)
+		// The snapshot is read under mu so that snapshots are judged in the
+		// order they were read: one read before an RRset was written but
+		// judged after one read since would report it lost.
 		mu.Lock()
 		defer mu.Unlock()
+		snap := takeSnapshot(t, srv, zone)
 		for _, rr := range common {
 			if got, ok := snap.state[rr.Key()]; !ok || strings.Join(got, ",") != strings.Join(rr.Records, ",") {
 				problems = append(problems, fmt.Sprintf("after %s: %s lost: %v", who, rr.Key(), got))

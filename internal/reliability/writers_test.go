@@ -66,9 +66,12 @@ func writersRace(t *testing.T, srv *pdnstest.Server, store reconcile.OwnershipSt
 		snaps int
 	)
 	check := func(who string) {
-		snap := takeSnapshot(t, srv, zone)
+		// The snapshot is read under mu so that snapshots are judged in the
+		// order they were read: one read before an RRset was written but
+		// judged after one read since would report it lost.
 		mu.Lock()
 		defer mu.Unlock()
+		snap := takeSnapshot(t, srv, zone)
 		if name := snap.cnameNextToAddress(); name != "" {
 			problems = append(problems, fmt.Sprintf("after %s: %s holds a CNAME next to an address", who, name))
 		}
