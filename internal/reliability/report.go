@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pdnskit/reconcile/internal/machine"
+	"github.com/pdnskit/reconcile/pdnstest"
 )
 
 // Report is everything make reliability measured, rendered as
@@ -37,6 +38,9 @@ type Report struct {
 type LoadRun struct {
 	// Server names the server, e.g. "pdns-5.1.5-gsqlite3".
 	Server string
+	// Frontends is how many pdns_server instances share the server's
+	// database behind a round-robin (gpgsql); 0 for a single instance.
+	Frontends int `json:",omitempty"`
 	// MaxBodyMB is the server's webserver-max-bodysize; MaxPatchBytes what
 	// the Reconciler was told (0 for its default, 2 MiB).
 	MaxBodyMB, MaxPatchBytes int
@@ -187,22 +191,39 @@ func (r *Report) load(b *strings.Builder) {
 		p("Not run. %s\n\n", r.LoadErr)
 		return
 	}
-	p("One process, one Reconciler, one writer; each row ran in a fresh process (so its peak RSS is its own) against a fresh server. ")
-	p("The zones are created empty first (setup, not counted); \"sync\" writes every RRset of every zone, \"resync\" syncs them all again with nothing to change; every zone is then read back whole. ")
-	p("Peak heap is the largest Go heap (live and unswept objects, runtime/metrics, sampled every 5 ms) during both passes; peak RSS is VmHWM of the process; base RSS is its resident set before the passes.\n\n")
-	p("| server | zones × RRsets | concurrency | sync | resync | PATCHes | requests | peak heap | peak RSS (base) | zones read back whole |\n")
-	p("|---|---|---|---|---|---|---|---|---|---|\n")
+	p("Each row ran in a fresh process (so its peak RSS is its own) against a fresh server. ")
+	p("A gpgsql server is %d pdns_server frontends on one PostgreSQL database, behind pdnstest's round-robin, which sends consecutive API requests to alternate frontends, as a Kubernetes Service in front of several PowerDNS pods does. ", pdnstest.GPGSQLFrontends)
+	p("The zones are created empty first (setup, not counted); \"sync\" is the first pass, which writes every RRset of every zone; then every zone is synced again, pass after pass, until a pass has nothing to change: \"resync\" is the time of that last pass. Every zone is then read back whole, with its owners. ")
+	p("Peak heap is the largest Go heap (live and unswept objects, runtime/metrics, sampled every 5 ms) during the passes; peak RSS is VmHWM of the process; base RSS is its resident set before the passes. ")
+	p("Violations count what must never happen: a delete (no desired state ever shrinks), a write over another writer's RRset, a write blocked at a name no other writer wants, an RRset missing, with other data or held by another writer than the one that wants it, two RRsets at a name every writer wants; each must be 0.\n\n")
+
+	p("### One writer\n\n")
+	p("One Reconciler syncs every zone, at most the given number of Syncs in flight.\n\n")
+	p("| server | zones × RRsets | concurrency | sync | resync | PATCHes | requests | peak heap | peak RSS (base) | violations | zones read back whole |\n")
+	p("|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, l := range r.Load {
-		if l.Result.Zones == 1 {
-			continue
+		if l.Result.Zones > 1 && !l.shared() {
+			r.loadRow(b, l)
 		}
-		r.loadRow(b, l)
 	}
-	p("\n### One 100,000-RRset zone\n\n")
-	p("The changes exceed the server's body limit (webserver-max-bodysize), so the Reconciler splits them into PATCHes under WithMaxPatchBytes; the zone converges and reads back whole.\n\n")
-	p("| server | body limit / WithMaxPatchBytes | RRsets | sync | resync | PATCHes | peak heap | peak RSS (base) | read back whole |\n|---|---|---|---|---|---|---|---|---|\n")
+
+	p("\n### Several writers and replicas on one zone set\n\n")
+	p("Several writers share every zone, each running several Reconcilers (replicas, as during a rollout), all in one process and all at once: every Reconciler syncs every zone, in the same order, so that they meet in each zone. ")
+	p("The names are dealt out among the writers, but one in %d, which every writer wants (the first a CNAME, the second an A), so that only one can stand there: the others' writes are blocked. ", loadContestEvery)
+	p("\"postponed\" counts the Syncs of the first pass that found the zone lock held by another Reconciler past WithLockWait (3 s by default), \"requeued\" those that gave up on transient failures (a controller requeues both), \"blocked\" the writes refused at contested names; later passes send what was postponed or requeued. Concurrency is over all Reconcilers.\n\n")
+	p("| server | store | zones × RRsets | writers × replicas | concurrency | sync | passes after the first (last) | PATCHes | requests | postponed | requeued | blocked | peak heap | peak RSS (base) | violations | zones read back whole |\n")
+	p("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, l := range r.Load {
-		if l.Result.Zones != 1 {
+		if l.shared() {
+			r.sharedRow(b, l)
+		}
+	}
+
+	p("\n### One 100,000-RRset zone\n\n")
+	p("One Reconciler. The changes exceed the server's body limit (webserver-max-bodysize), so the Reconciler splits them into PATCHes under WithMaxPatchBytes; the zone converges and reads back whole.\n\n")
+	p("| server | body limit / WithMaxPatchBytes | RRsets | sync | resync | PATCHes | requests | peak heap | peak RSS (base) | violations | read back whole |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, l := range r.Load {
+		if l.Result.Zones != 1 || l.shared() {
 			continue
 		}
 		limit := "2 MB (default) / default (2 MiB)"
@@ -210,33 +231,50 @@ func (r *Report) load(b *strings.Builder) {
 			limit = fmt.Sprintf("%d MB / %s", l.MaxBodyMB, Bytes(uint64(l.MaxPatchBytes)))
 		}
 		if l.Err != "" {
-			p("| %s | %s | %d | failed: %s | | | | | |\n", l.Server, limit, l.Result.RRsets, cell(l.Err))
+			p("| %s | %s | %d | failed: %s | | | | | | | |\n", l.Server, limit, l.Result.RRsets, cell(l.Err))
 			continue
 		}
 		res := l.Result
-		p("| %s | %s | %d | %s | %s | %d | %s | %s (%s) | %t |\n", l.Server, limit, res.RRsets,
-			res.Wall.Round(time.Millisecond), res.Resync.Round(time.Millisecond), res.Patches,
-			Bytes(res.PeakHeap), Bytes(res.PeakRSS), Bytes(res.BaseRSS), res.Verified == 1)
+		p("| %s | %s | %d | %s | %s | %d | %d | %s | %s (%s) | %d | %t |\n", l.Server, limit, res.RRsets,
+			res.Wall.Round(time.Millisecond), res.Resync.Round(time.Millisecond), res.Patches, res.Requests,
+			Bytes(res.PeakHeap), Bytes(res.PeakRSS), Bytes(res.BaseRSS), res.Violations, res.Verified == 1)
 	}
 	p("\n")
 	if r.LoadErr != "" {
-		p("Runs that failed:\n\n")
+		p("Runs that failed, or found violations:\n\n")
 		for _, line := range strings.Split(r.LoadErr, "\n") {
-			p("- %s\n", line)
+			p("- %s\n", cell(line))
 		}
 		p("\n")
 	}
 }
 
+// shared reports whether the run had more than one Reconciler.
+func (l LoadRun) shared() bool { return l.Result.Writers*l.Result.Replicas > 1 }
+
 func (r *Report) loadRow(b *strings.Builder, l LoadRun) {
 	res := l.Result
 	if l.Err != "" {
-		fmt.Fprintf(b, "| %s | %d × %d | %d | failed: %s | | | | | | |\n", l.Server, res.Zones, res.RRsets, res.Concurrency, cell(l.Err))
+		fmt.Fprintf(b, "| %s | %d × %d | %d | failed: %s | | | | | | | |\n", l.Server, res.Zones, res.RRsets, res.Concurrency, cell(l.Err))
 		return
 	}
-	fmt.Fprintf(b, "| %s | %d × %d | %d | %s | %s | %d | %d | %s | %s (%s) | %d of %d |\n", l.Server, res.Zones, res.RRsets, res.Concurrency,
+	fmt.Fprintf(b, "| %s | %d × %d | %d | %s | %s | %d | %d | %s | %s (%s) | %d | %d of %d |\n", l.Server, res.Zones, res.RRsets, res.Concurrency,
 		res.Wall.Round(time.Millisecond), res.Resync.Round(time.Millisecond), res.Patches, res.Requests,
-		Bytes(res.PeakHeap), Bytes(res.PeakRSS), Bytes(res.BaseRSS), res.Verified, res.Zones)
+		Bytes(res.PeakHeap), Bytes(res.PeakRSS), Bytes(res.BaseRSS), res.Violations, res.Verified, res.Zones)
+}
+
+func (r *Report) sharedRow(b *strings.Builder, l LoadRun) {
+	res := l.Result
+	if l.Err != "" {
+		fmt.Fprintf(b, "| %s | %s | %d × %d | %d × %d | %d | failed: %s | | | | | | | | | %d | |\n", l.Server, res.Store, res.Zones, res.RRsets,
+			res.Writers, res.Replicas, res.Concurrency, cell(l.Err), res.Violations)
+		return
+	}
+	fmt.Fprintf(b, "| %s | %s | %d × %d | %d × %d | %d | %s | %d (%s) | %d | %d | %d | %d | %d | %s | %s (%s) | %d | %d of %d |\n",
+		l.Server, res.Store, res.Zones, res.RRsets, res.Writers, res.Replicas, res.Concurrency,
+		res.Wall.Round(time.Millisecond), res.Passes, res.Resync.Round(time.Millisecond), res.Patches, res.Requests,
+		res.Postponed, res.Requeued, res.Blocked, Bytes(res.PeakHeap), Bytes(res.PeakRSS), Bytes(res.BaseRSS),
+		res.Violations, res.Verified, res.Zones)
 }
 
 func (r *Report) fuzz(b *strings.Builder) {
