@@ -143,8 +143,11 @@ func proxyCases() []proxyCase {
 			err: errPermanent, is: pdnserrors.IsUnauthorized, attempts: 1}),
 		patchC(proxyCase{name: "PATCH never answers (context deadline 1s)", rules: []faultproxy.Rule{patchRule(faultproxy.Hang())},
 			timeout: time.Second, err: errDeadline, attempts: 1, maxElapsed: 2 * time.Second}),
+		// The Sync creates (g), so it takes the zone lock (a POST) before
+		// its PATCH and frees it (a DELETE of its kind) after: the first
+		// DELETE of a metadata kind is the release.
 		patchC(proxyCase{name: "PATCH and the lock release never answer (context deadline 1s)",
-			rules:   []faultproxy.Rule{patchRule(faultproxy.Hang()), {Method: http.MethodPut, Path: faultproxy.MetadataPath, Skip: 1, Fault: faultproxy.Hang()}},
+			rules:   []faultproxy.Rule{patchRule(faultproxy.Hang()), {Method: http.MethodDelete, Path: faultproxy.MetadataPath, Fault: faultproxy.Hang()}},
 			timeout: time.Second, err: errDeadline, attempts: 1, maxElapsed: 2 * time.Second}),
 	}
 	// A refusal in shapes PowerDNS never wrote: never retried, isolated
@@ -378,10 +381,13 @@ func TestSyncBehindAHungSync(t *testing.T) {
 		require.NoError(t, err)
 		p.Inject(
 			patchRule(faultproxy.Hang()),
-			// The first PUT takes the zone lock; the second would free it.
-			faultproxy.Rule{Method: http.MethodPut, Path: faultproxy.MetadataPath, Skip: 1, Fault: faultproxy.Hang()},
+			// The zone lock is taken by a POST of a metadata kind and
+			// freed by its DELETE.
+			faultproxy.Rule{Method: http.MethodDelete, Path: faultproxy.MetadataPath, Fault: faultproxy.Hang()},
 		)
-		want := []rrset.RRset{mustRRset(t, zone, "www", "A", 300, "192.0.2.2")}
+		// A new name: the Sync creates, so it holds the zone lock while it
+		// waits for its PATCH.
+		want := []rrset.RRset{mustRRset(t, zone, "www", "A", 300, "192.0.2.2"), mustRRset(t, zone, "new", "A", 300, "192.0.2.3")}
 		patches := p.Count(http.MethodPatch, faultproxy.ZonePath)
 
 		type ended struct {
