@@ -191,17 +191,17 @@ func isIncomplete(err error) bool { return errors.Is(err, reconcile.ErrIncomplet
 func faultScenario(t *testing.T, zone string) (before, after, dropped []rrset.RRset) {
 	t.Helper()
 	before = []rrset.RRset{
-		mustRRset(t, zone, "a", "A", 300, "192.0.2.1"),
-		mustRRset(t, zone, "b", "AAAA", 300, "2001:db8::1"),
-		mustRRset(t, zone, "c", "TXT", 300, `"one"`),
-		mustRRset(t, zone, "d", "MX", 300, "10 mail.example.net."),
-		mustRRset(t, zone, "e", "CNAME", 300, "target.example.net."),
-		mustRRset(t, zone, "f", "A", 300, "192.0.2.6"),
+		pdnstest.MustRRset(t, zone, "a", "A", 300, "192.0.2.1"),
+		pdnstest.MustRRset(t, zone, "b", "AAAA", 300, "2001:db8::1"),
+		pdnstest.MustRRset(t, zone, "c", "TXT", 300, `"one"`),
+		pdnstest.MustRRset(t, zone, "d", "MX", 300, "10 mail.example.net."),
+		pdnstest.MustRRset(t, zone, "e", "CNAME", 300, "target.example.net."),
+		pdnstest.MustRRset(t, zone, "f", "A", 300, "192.0.2.6"),
 	}
 	after = []rrset.RRset{
-		mustRRset(t, zone, "a", "A", 300, "192.0.2.2"),
+		pdnstest.MustRRset(t, zone, "a", "A", 300, "192.0.2.2"),
 		before[1], before[2],
-		mustRRset(t, zone, "g", "A", 300, "192.0.2.7"),
+		pdnstest.MustRRset(t, zone, "g", "A", 300, "192.0.2.7"),
 	}
 	return before, after, before[3:]
 }
@@ -229,7 +229,7 @@ func TestProxyFaults(t *testing.T) {
 }
 
 func runProxyCase(t *testing.T, srv *pdnstest.Server, store reconcile.OwnershipStore, c proxyCase) {
-	ctx := testContext(t)
+	ctx := pdnstest.Context(t)
 	zone := srv.NewZone(t)
 	before, after, dropped := faultScenario(t, zone)
 	seed := writer(t, srv, srv.URL, "external-dns", reconcile.WithOwnershipStore(store))
@@ -371,13 +371,13 @@ func runProxyCase(t *testing.T, srv *pdnstest.Server, store reconcile.OwnershipS
 func TestSyncBehindAHungSync(t *testing.T) {
 	t.Parallel()
 	eachServerAtOnce(t, func(t *testing.T, srv *pdnstest.Server) {
-		ctx := testContext(t)
+		ctx := pdnstest.Context(t)
 		zone := srv.NewZone(t)
 		p := startProxy(t, srv)
 		w := writer(t, srv, p.URL, "external-dns", fastRetry())
 		// A first Sync without faults, so that the stuck one goes
 		// straight to its PATCH.
-		_, err := w.Sync(ctx, zone, []rrset.RRset{mustRRset(t, zone, "www", "A", 300, "192.0.2.1")})
+		_, err := w.Sync(ctx, zone, []rrset.RRset{pdnstest.MustRRset(t, zone, "www", "A", 300, "192.0.2.1")})
 		require.NoError(t, err)
 		p.Inject(
 			patchRule(faultproxy.Hang()),
@@ -387,7 +387,7 @@ func TestSyncBehindAHungSync(t *testing.T) {
 		)
 		// A new name: the Sync creates, so it holds the zone lock while it
 		// waits for its PATCH.
-		want := []rrset.RRset{mustRRset(t, zone, "www", "A", 300, "192.0.2.2"), mustRRset(t, zone, "new", "A", 300, "192.0.2.3")}
+		want := []rrset.RRset{pdnstest.MustRRset(t, zone, "www", "A", 300, "192.0.2.2"), pdnstest.MustRRset(t, zone, "new", "A", 300, "192.0.2.3")}
 		patches := p.Count(http.MethodPatch, faultproxy.ZonePath)
 
 		type ended struct {

@@ -34,23 +34,23 @@ func TestWritersRace(t *testing.T) {
 }
 
 func writersRace(t *testing.T, srv *pdnstest.Server, store reconcile.OwnershipStore) {
-	ctx := testContext(t)
+	ctx := pdnstest.Context(t)
 	zone := srv.NewZone(t)
 	names := []string{"gateway-dns", "external-dns"}
 	wants := make([][]rrset.RRset, 2)
 	for i := range names {
 		for n := range 6 { // same name, same type, different data
-			wants[i] = append(wants[i], mustRRset(t, zone, fmt.Sprintf("s%d", n), "A", 300, fmt.Sprintf("192.0.2.%d", 10*i+n+1)))
+			wants[i] = append(wants[i], pdnstest.MustRRset(t, zone, fmt.Sprintf("s%d", n), "A", 300, fmt.Sprintf("192.0.2.%d", 10*i+n+1)))
 		}
 		for n := range 4 { // same name, CNAME against A
 			if i == 0 {
-				wants[i] = append(wants[i], mustRRset(t, zone, fmt.Sprintf("m%d", n), "CNAME", 300, "lb.example.net."))
+				wants[i] = append(wants[i], pdnstest.MustRRset(t, zone, fmt.Sprintf("m%d", n), "CNAME", 300, "lb.example.net."))
 			} else {
-				wants[i] = append(wants[i], mustRRset(t, zone, fmt.Sprintf("m%d", n), "A", 300, fmt.Sprintf("198.51.100.%d", n+1)))
+				wants[i] = append(wants[i], pdnstest.MustRRset(t, zone, fmt.Sprintf("m%d", n), "A", 300, fmt.Sprintf("198.51.100.%d", n+1)))
 			}
 		}
 		for n := range 4 { // names only this writer wants
-			wants[i] = append(wants[i], mustRRset(t, zone, fmt.Sprintf("own%d-%d", i, n), "TXT", 300, fmt.Sprintf(`"writer %d record %d"`, i, n)))
+			wants[i] = append(wants[i], pdnstest.MustRRset(t, zone, fmt.Sprintf("own%d-%d", i, n), "TXT", 300, fmt.Sprintf(`"writer %d record %d"`, i, n)))
 		}
 	}
 	w0, c0 := countedWriter(t, srv, names[0], reconcile.WithOwnershipStore(store))
