@@ -389,6 +389,7 @@ func TestSyncBehindAHungSync(t *testing.T) {
 		// waits for its PATCH.
 		want := []rrset.RRset{pdnstest.MustRRset(t, zone, "www", "A", 300, "192.0.2.2"), pdnstest.MustRRset(t, zone, "new", "A", 300, "192.0.2.3")}
 		patches := p.Count(http.MethodPatch, faultproxy.ZonePath)
+		releases := p.Count(http.MethodDelete, faultproxy.MetadataPath)
 
 		type ended struct {
 			err     error
@@ -421,5 +422,9 @@ func TestSyncBehindAHungSync(t *testing.T) {
 		assert.Less(t, queued, 900*time.Millisecond)
 		require.ErrorIs(t, first.err, context.DeadlineExceeded)
 		assert.Less(t, first.elapsed, 3*time.Second)
+		// The stuck Sync held the lock: its release, in the background,
+		// reached the proxy and hangs there.
+		assert.Eventually(t, func() bool { return p.Count(http.MethodDelete, faultproxy.MetadataPath) > releases },
+			2*time.Second, 10*time.Millisecond, "the lock's release was sent")
 	})
 }
