@@ -237,9 +237,9 @@ func newLoad(cfg LoadConfig) (*load, error) {
 
 // passResult is what one pass of every Reconciler over every zone did.
 type passResult struct {
-	wall                                     time.Duration
-	patches, requests, applied               int
-	postponed, requeued, blocked, violations int
+	wall                         time.Duration
+	patches, requests, applied   int
+	postponed, requeued, blocked int
 }
 
 // quiet reports whether the pass changed nothing and left nothing for
