@@ -247,11 +247,11 @@ func (r *Report) load(b *strings.Builder) {
 			limit = fmt.Sprintf("%d MB / %s", l.MaxBodyMB, Bytes(uint64(l.MaxPatchBytes)))
 		}
 		if l.Err != "" {
-			p("| %s | %s | %d | failed: %s | | | | | | | |\n", l.Server, limit, l.Result.RRsets, cell(l.Err))
+			p("| %s | %s | %d | failed: %s | | | | | | | |\n", l.server(), limit, l.Result.RRsets, cell(l.Err))
 			continue
 		}
 		res := l.Result
-		p("| %s | %s | %d | %s | %s | %d | %d | %s | %s (%s) | %d | %t |\n", l.Server, limit, res.RRsets,
+		p("| %s | %s | %d | %s | %s | %d | %d | %s | %s (%s) | %d | %t |\n", l.server(), limit, res.RRsets,
 			res.Wall.Round(time.Millisecond), res.Resync.Round(time.Millisecond), res.Patches, res.Requests,
 			Bytes(res.PeakHeap), Bytes(res.PeakRSS), Bytes(res.BaseRSS), res.Violations, res.Verified == 1)
 	}
@@ -265,16 +265,24 @@ func (r *Report) load(b *strings.Builder) {
 	}
 }
 
+// server names the server of a run, with its frontends when it has several.
+func (l LoadRun) server() string {
+	if l.Frontends > 1 {
+		return fmt.Sprintf("%s (%d frontends)", l.Server, l.Frontends)
+	}
+	return l.Server
+}
+
 // shared reports whether the run had more than one Reconciler.
 func (l LoadRun) shared() bool { return l.Result.Writers*l.Result.Replicas > 1 }
 
 func (r *Report) loadRow(b *strings.Builder, l LoadRun) {
 	res := l.Result
 	if l.Err != "" {
-		fmt.Fprintf(b, "| %s | %d × %d | %d | failed: %s | | | | | | | |\n", l.Server, res.Zones, res.RRsets, res.Concurrency, cell(l.Err))
+		fmt.Fprintf(b, "| %s | %d × %d | %d | failed: %s | | | | | | | |\n", l.server(), res.Zones, res.RRsets, res.Concurrency, cell(l.Err))
 		return
 	}
-	fmt.Fprintf(b, "| %s | %d × %d | %d | %s | %s | %d | %d | %s | %s (%s) | %d | %d of %d |\n", l.Server, res.Zones, res.RRsets, res.Concurrency,
+	fmt.Fprintf(b, "| %s | %d × %d | %d | %s | %s | %d | %d | %s | %s (%s) | %d | %d of %d |\n", l.server(), res.Zones, res.RRsets, res.Concurrency,
 		res.Wall.Round(time.Millisecond), res.Resync.Round(time.Millisecond), res.Patches, res.Requests,
 		Bytes(res.PeakHeap), Bytes(res.PeakRSS), Bytes(res.BaseRSS), res.Violations, res.Verified, res.Zones)
 }
@@ -282,12 +290,12 @@ func (r *Report) loadRow(b *strings.Builder, l LoadRun) {
 func (r *Report) sharedRow(b *strings.Builder, l LoadRun) {
 	res := l.Result
 	if l.Err != "" {
-		fmt.Fprintf(b, "| %s | %s | %d × %d | %d × %d | %d | failed: %s | | | | | | | | | %d | |\n", l.Server, res.Store, res.Zones, res.RRsets,
+		fmt.Fprintf(b, "| %s | %s | %d × %d | %d × %d | %d | failed: %s | | | | | | | | | %d | |\n", l.server(), res.Store, res.Zones, res.RRsets,
 			res.Writers, res.Replicas, res.Concurrency, cell(l.Err), res.Violations)
 		return
 	}
 	fmt.Fprintf(b, "| %s | %s | %d × %d | %d × %d | %d | %s | %d (%s) | %d | %d | %d | %d | %d | %s | %s (%s) | %d | %d of %d |\n",
-		l.Server, res.Store, res.Zones, res.RRsets, res.Writers, res.Replicas, res.Concurrency,
+		l.server(), res.Store, res.Zones, res.RRsets, res.Writers, res.Replicas, res.Concurrency,
 		res.Wall.Round(time.Millisecond), res.Passes, res.Resync.Round(time.Millisecond), res.Patches, res.Requests,
 		res.Postponed, res.Requeued, res.Blocked, Bytes(res.PeakHeap), Bytes(res.PeakRSS), Bytes(res.BaseRSS),
 		res.Violations, res.Verified, res.Zones)
