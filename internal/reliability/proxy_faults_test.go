@@ -84,9 +84,9 @@ func proxyCases() []proxyCase {
 		zoneGet(proxyCase{name: "zone GET answers 503 (HTML)", rules: []faultproxy.Rule{zoneGetRule(faultproxy.Status(503, "text/html", []byte(html503)))},
 			err: errRetryable, is: pdnserrors.IsServerError, attempts: attempts}),
 		zoneGet(proxyCase{name: "zone GET answers 502 (nginx) once", rules: []faultproxy.Rule{{Method: get, Path: faultproxy.ZonePath, Times: 1, Fault: faultproxy.Status(502, "text/html", []byte(nginx502))}},
-			// The Sync writes: having taken the zone lock, it reads the zone
-			// once more when another writer (here, the one that wrote the
-			// starting state) wrote within a lock TTL of its first read.
+			// The Sync writes: its Reconciler never read the zone, so it
+			// expects to create, takes the zone lock and reads under it;
+			// that read is answered 502, then tried again.
 			err: errNone, attempts: 2, slack: 1, zone: zoneConverged}),
 		zoneGet(proxyCase{name: "zone GET: 503 until the retry time bound (WithMaxAttempts(0), WithMaxElapsedTime(300ms))",
 			rules: []faultproxy.Rule{zoneGetRule(faultproxy.Status(503, "", nil))},
