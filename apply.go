@@ -102,7 +102,18 @@ func (o *op) claim(ctx context.Context, obs *observation, changes []rrset.Change
 	if values == nil {
 		return nil
 	}
-	return o.srv.addKind(ctx, o.zone, o.r.kind(claimRecordPrefix), values)
+	return o.postRecords(ctx, claimRecordPrefix, values)
+}
+
+// postRecords posts a record's values as one new kind of prefix, or as
+// several when one POST would exceed the body limit (splitRecord).
+func (o *op) postRecords(ctx context.Context, prefix string, values []string) error {
+	for _, part := range splitRecord(values, o.r.cfg.maxPatchBytes) {
+		if err := o.srv.addKind(ctx, o.zone, o.r.kind(prefix), part); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // claimsToSettle reports whether the writer has claims to release within
@@ -168,13 +179,13 @@ func (o *op) release(ctx context.Context, obs *observation, applied []rrset.Chan
 		}
 	}
 	if values := obs.claims.releases(keys); values != nil {
-		if err := o.srv.addKind(ctx, o.zone, o.r.kind(releaseRecordPrefix), values); err != nil {
+		if err := o.postRecords(ctx, releaseRecordPrefix, values); err != nil {
 			return err
 		}
 	}
 	t := obs.claims.tidying(keys)
 	if t.merged != nil {
-		if err := o.srv.addKind(ctx, o.zone, o.r.kind(claimRecordPrefix), t.merged); err != nil {
+		if err := o.postRecords(ctx, claimRecordPrefix, t.merged); err != nil {
 			return err
 		}
 	}

@@ -386,6 +386,41 @@ func (b *claimBook) tidying(released []rrset.Key) tidy {
 	return t
 }
 
+// recordOverhead bounds what a metadata POST body holds besides its values:
+// the kind's name and the JSON around them.
+const recordOverhead = 256
+
+// splitRecord splits the values of a record (its writer line, then its
+// claim or release lines) into records whose POST bodies stay within limit
+// bytes, each starting with the writer line: a server refuses a body over
+// its webserver-max-bodysize (400) as it does a PATCH, and a Sync that
+// creates tens of thousands of RRsets claims them all at once. Every part is
+// a record of its own, as readClaims reads any number of them. (A writer
+// whose claims fill more than maxClaimRecords records at the limit, some
+// hundreds of thousands of claims in a zone, merges at every write.)
+func splitRecord(values []string, limit int) [][]string {
+	if len(values) < 2 {
+		return [][]string{values}
+	}
+	header := values[0]
+	budget := max(limit-recordOverhead-jsonStringLen(header), 1)
+	var (
+		out  [][]string
+		part = []string{header}
+		size int
+	)
+	for _, v := range values[1:] {
+		n := jsonStringLen(v) + 1 // and its comma
+		if len(part) > 1 && size+n > budget {
+			out = append(out, part)
+			part, size = []string{header}, 0
+		}
+		part = append(part, v)
+		size += n
+	}
+	return append(out, part)
+}
+
 func (b *claimBook) hasRecord(kind string) bool {
 	return slices.ContainsFunc(b.records, func(r *claimRecord) bool { return r.kind == kind })
 }

@@ -1,6 +1,7 @@
 package reconcile
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -147,4 +148,34 @@ func TestTidying(t *testing.T) {
 		}
 		assert.Equal(t, []string{"writer me", claimOf("same", "A", int64(latest), fmt.Sprintf("o%d", latest))}, got.merged)
 	})
+}
+
+// TestSplitRecord: a record's values are split into records whose POST
+// bodies stay within the limit, each starting with the writer line, with
+// every value kept once and in order.
+func TestSplitRecord(t *testing.T) {
+	values := []string{"writer w"}
+	for i := range 1000 {
+		values = append(values, claimOf(fmt.Sprintf("n%04d", i), "A", int64(i), ""))
+	}
+	for _, limit := range []int{1024, 8 << 10, 64 << 10, 2 << 20} {
+		t.Run(strconv.Itoa(limit), func(t *testing.T) {
+			parts := splitRecord(values, limit)
+			var joined []string
+			for _, p := range parts {
+				require.Greater(t, len(p), 1)
+				assert.Equal(t, "writer w", p[0])
+				kind := powerdns.MetadataKind("X-PDNSKIT-O-0123456789AB-ZZZZZZ")
+				body, err := json.Marshal(powerdns.Metadata{Kind: &kind, Metadata: p})
+				require.NoError(t, err)
+				assert.LessOrEqual(t, len(body), limit)
+				joined = append(joined, p[1:]...)
+			}
+			assert.Equal(t, values[1:], joined)
+			if limit == 2<<20 {
+				assert.Len(t, parts, 1, "what fits in one record stays one")
+			}
+		})
+	}
+	assert.Equal(t, [][]string{{"writer w"}}, splitRecord([]string{"writer w"}, 1024))
 }

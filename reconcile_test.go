@@ -2,10 +2,12 @@ package reconcile_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -421,6 +423,48 @@ func TestSplitUnderBodyLimit(t *testing.T) {
 		require.NoError(t, err)
 		assert.Empty(t, res.Applied)
 		assert.Zero(t, res.Patches)
+	})
+}
+
+// TestClaimsUnderBodyLimit: with ownership in zone metadata, a Sync that
+// creates more RRsets than one claim record can hold within the body limit
+// posts several claim records, each within it (a server refuses a larger
+// body, 400), and every RRset reads back as the writer's.
+func TestClaimsUnderBodyLimit(t *testing.T) {
+	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
+		t.Parallel()
+		ctx := pdnstest.Context(t)
+		zone := srv.NewZone(t)
+		const limit = 8 << 10
+		w, _ := newWriter(t, srv, "bulk", reconcile.WithMaxPatchBytes(limit), reconcile.WithOwnershipStore(reconcile.OwnershipMetadata))
+		var want []rrset.RRset
+		for i := range 300 {
+			want = append(want, pdnstest.MustRRset(t, zone, fmt.Sprintf("n%03d", i), "A", 300, "192.0.2.1"))
+		}
+		_, err := w.Sync(ctx, zone, want)
+		require.NoError(t, err)
+		md, err := srv.Client.Metadata.List(ctx, zone)
+		require.NoError(t, err)
+		records := 0
+		for _, m := range md {
+			if !strings.HasPrefix(string(*m.Kind), "X-PDNSKIT-O-") {
+				continue
+			}
+			records++
+			body, err := json.Marshal(m)
+			require.NoError(t, err)
+			assert.LessOrEqual(t, len(body), limit, "%s", *m.Kind)
+		}
+		assert.Greater(t, records, 1, "300 claims of some 50 bytes each fill more than one record of 8 KiB")
+		live, err := w.Live(ctx, zone)
+		require.NoError(t, err)
+		owned := 0
+		for _, rr := range live {
+			if rr.ManagedBy == "bulk" {
+				owned++
+			}
+		}
+		assert.Equal(t, 300, owned)
 	})
 }
 

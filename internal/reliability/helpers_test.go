@@ -153,27 +153,13 @@ func startProxy(t *testing.T, srv *pdnstest.Server, opts ...faultproxy.Option) *
 	return p
 }
 
-func testContext(t *testing.T) context.Context {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	t.Cleanup(cancel)
-	return ctx
-}
-
-func mustRRset(t *testing.T, zone, name, typ string, ttl uint32, contents ...string) rrset.RRset {
-	t.Helper()
-	rr, err := rrset.New(zone, name, typ, ttl, contents...)
-	require.NoError(t, err)
-	return rr
-}
-
 // zoneState is what a zone holds, read straight from the server: the
 // sorted contents of every RRset but the SOA (whose serial moves), by key.
 type zoneState map[rrset.Key][]string
 
 func readState(t *testing.T, srv *pdnstest.Server, zone string) zoneState {
 	t.Helper()
-	z := readZone(t, srv, zone)
+	z := srv.ReadZone(t, zone)
 	out := make(zoneState)
 	for _, rr := range z.RRsets {
 		if rr.Type == nil || *rr.Type == powerdns.RRTypeSOA {
@@ -187,17 +173,6 @@ func readState(t *testing.T, srv *pdnstest.Server, zone string) zoneState {
 		out[rrset.Key{Name: *rr.Name, Type: string(*rr.Type)}] = contents
 	}
 	return out
-}
-
-func readZone(t *testing.T, srv *pdnstest.Server, zone string) *powerdns.Zone {
-	t.Helper()
-	var z *powerdns.Zone
-	harnessRead(t, func(ctx context.Context) error {
-		var err error
-		z, err = srv.Client.Zones.Get(ctx, zone)
-		return err
-	})
-	return z
 }
 
 // harnessRead runs a read of the test itself, straight from the server,

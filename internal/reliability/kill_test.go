@@ -208,7 +208,7 @@ func restart(t *testing.T, srv *pdnstest.Server) time.Duration {
 // Sync has nothing to do; it returns the PATCHes of the first Sync.
 func converge(t *testing.T, srv *pdnstest.Server, w *reconcile.Reconciler, zone string, want, gone []rrset.RRset) int {
 	t.Helper()
-	ctx := testContext(t)
+	ctx := pdnstest.Context(t)
 	res, err := w.Sync(ctx, zone, want)
 	require.NoError(t, err)
 	require.Empty(t, res.Postponed, "the Reconciler's own lock never keeps it out")
@@ -231,7 +231,7 @@ func requireRetryable(t *testing.T, srv *pdnstest.Server, err error) {
 }
 
 func killBeforePatch(t *testing.T, srv *pdnstest.Server, store reconcile.OwnershipStore) {
-	ctx := testContext(t)
+	ctx := pdnstest.Context(t)
 	zone := srv.NewZone(t)
 	before, after, dropped := faultScenario(t, zone)
 	w, k := killable(t, srv, reconcile.WithOwnershipStore(store))
@@ -245,9 +245,11 @@ func killBeforePatch(t *testing.T, srv *pdnstest.Server, store reconcile.Ownersh
 	took := restart(t, srv)
 	assert.Equal(t, initial, readState(t, srv, zone), "nothing of the PATCH was written")
 
-	// Another replica of the writer, started meanwhile, finds the lock the
-	// killed Sync could not free and waits (DefaultLockTTL at most); the
-	// Reconciler that holds it goes on, and frees it.
+	// Another replica of the writer, started meanwhile, creates, so it
+	// takes the zone lock, finds the one the killed Sync could not free,
+	// and is postponed (for DefaultLockTTL at most). The Reconciler that
+	// left it ignores its own lock kinds and goes on; after it wrote, the
+	// other replica finds nothing to write, which needs no lock.
 	other := writer(t, srv, srv.URL, "external-dns", reconcile.WithOwnershipStore(store), reconcile.WithDeletionGate(1, 0), reconcile.WithDeleteGuard(1, 0))
 	res, err := other.Sync(ctx, zone, after)
 	require.NoError(t, err)
@@ -255,7 +257,7 @@ func killBeforePatch(t *testing.T, srv *pdnstest.Server, store reconcile.Ownersh
 	patches := converge(t, srv, w, zone, after, dropped)
 	res, err = other.Sync(ctx, zone, after)
 	require.NoError(t, err)
-	assert.Empty(t, res.Postponed, "the lock is free once the killed Sync's Reconciler synced again")
+	assert.Empty(t, res.Postponed, "nothing left to write, so no lock to wait for")
 	assert.Empty(t, res.Applied)
 
 	reliability.Record(t, reliability.Outcome{
@@ -266,7 +268,7 @@ func killBeforePatch(t *testing.T, srv *pdnstest.Server, store reconcile.Ownersh
 }
 
 func killAfterRead(t *testing.T, srv *pdnstest.Server) {
-	ctx := testContext(t)
+	ctx := pdnstest.Context(t)
 	zone := srv.NewZone(t)
 	before, after, dropped := faultScenario(t, zone)
 	w, k := killable(t, srv)
@@ -289,7 +291,7 @@ func killAfterRead(t *testing.T, srv *pdnstest.Server) {
 }
 
 func killInFlight(t *testing.T, srv *pdnstest.Server) {
-	ctx := testContext(t)
+	ctx := pdnstest.Context(t)
 	zone := srv.NewZone(t)
 	before, _, _ := faultScenario(t, zone)
 	w, k := killable(t, srv)
@@ -300,7 +302,7 @@ func killInFlight(t *testing.T, srv *pdnstest.Server) {
 	after := append([]rrset.RRset(nil), before[:3]...)
 	var created []rrset.RRset
 	for i := range 2000 {
-		created = append(created, mustRRset(t, zone, fmt.Sprintf("bulk%04d", i), "TXT", 300, fmt.Sprintf(`"record %d of a PATCH killed in flight"`, i)))
+		created = append(created, pdnstest.MustRRset(t, zone, fmt.Sprintf("bulk%04d", i), "TXT", 300, fmt.Sprintf(`"record %d of a PATCH killed in flight"`, i)))
 	}
 	after = append(after, created...)
 	dropped := before[3:]
@@ -341,12 +343,12 @@ func killInFlight(t *testing.T, srv *pdnstest.Server) {
 }
 
 func killSplit(t *testing.T, srv *pdnstest.Server) {
-	ctx := testContext(t)
+	ctx := pdnstest.Context(t)
 	zone := srv.NewZone(t)
 	w, k := killable(t, srv, reconcile.WithMaxPatchBytes(8<<10))
 	var want []rrset.RRset
 	for i := range 300 {
-		want = append(want, mustRRset(t, zone, fmt.Sprintf("n%03d", i), "TXT", 300, fmt.Sprintf(`"record number %d"`, i)))
+		want = append(want, pdnstest.MustRRset(t, zone, fmt.Sprintf("n%03d", i), "TXT", 300, fmt.Sprintf(`"record number %d"`, i)))
 	}
 	k.arm(beforePatch, 4)
 	res, syncErr := w.Sync(ctx, zone, want)

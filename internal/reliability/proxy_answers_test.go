@@ -67,7 +67,7 @@ func TestProxyHugeAnswers(t *testing.T) {
 			}
 			for _, c := range cases {
 				t.Run(c.name, func(t *testing.T) {
-					ctx := testContext(t)
+					ctx := pdnstest.Context(t)
 					zone := srv.NewZone(t)
 					before, after, dropped := faultScenario(t, zone)
 					seed := writer(t, srv, srv.URL, "external-dns")
@@ -145,7 +145,7 @@ func TestWriteRedirected(t *testing.T) {
 	eachServerAtOnce(t, func(t *testing.T, srv *pdnstest.Server) {
 		for _, status := range []int{301, 302, 303, 307, 308} {
 			t.Run(fmt.Sprint(status), func(t *testing.T) {
-				ctx := testContext(t)
+				ctx := pdnstest.Context(t)
 				zone := srv.NewZone(t)
 				before, after, _ := faultScenario(t, zone)
 				seed := writer(t, srv, srv.URL, "external-dns")
@@ -217,7 +217,7 @@ func TestEchoedKey(t *testing.T) {
 		}
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) {
-				ctx := testContext(t)
+				ctx := pdnstest.Context(t)
 				zone := srv.NewZone(t)
 				before, after, _ := faultScenario(t, zone)
 				p := startProxy(t, srv)

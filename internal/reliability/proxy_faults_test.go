@@ -84,9 +84,9 @@ func proxyCases() []proxyCase {
 		zoneGet(proxyCase{name: "zone GET answers 503 (HTML)", rules: []faultproxy.Rule{zoneGetRule(faultproxy.Status(503, "text/html", []byte(html503)))},
 			err: errRetryable, is: pdnserrors.IsServerError, attempts: attempts}),
 		zoneGet(proxyCase{name: "zone GET answers 502 (nginx) once", rules: []faultproxy.Rule{{Method: get, Path: faultproxy.ZonePath, Times: 1, Fault: faultproxy.Status(502, "text/html", []byte(nginx502))}},
-			// The Sync writes: having taken the zone lock, it reads the zone
-			// once more when another writer (here, the one that wrote the
-			// starting state) wrote within a lock TTL of its first read.
+			// The Sync writes: its Reconciler never read the zone, so it
+			// expects to create, takes the zone lock and reads under it;
+			// that read is answered 502, then tried again.
 			err: errNone, attempts: 2, slack: 1, zone: zoneConverged}),
 		zoneGet(proxyCase{name: "zone GET: 503 until the retry time bound (WithMaxAttempts(0), WithMaxElapsedTime(300ms))",
 			rules: []faultproxy.Rule{zoneGetRule(faultproxy.Status(503, "", nil))},
@@ -143,8 +143,11 @@ func proxyCases() []proxyCase {
 			err: errPermanent, is: pdnserrors.IsUnauthorized, attempts: 1}),
 		patchC(proxyCase{name: "PATCH never answers (context deadline 1s)", rules: []faultproxy.Rule{patchRule(faultproxy.Hang())},
 			timeout: time.Second, err: errDeadline, attempts: 1, maxElapsed: 2 * time.Second}),
+		// The Sync creates (g), so it takes the zone lock (a POST) before
+		// its PATCH and frees it (a DELETE of its kind) after: the first
+		// DELETE of a metadata kind is the release.
 		patchC(proxyCase{name: "PATCH and the lock release never answer (context deadline 1s)",
-			rules:   []faultproxy.Rule{patchRule(faultproxy.Hang()), {Method: http.MethodPut, Path: faultproxy.MetadataPath, Skip: 1, Fault: faultproxy.Hang()}},
+			rules:   []faultproxy.Rule{patchRule(faultproxy.Hang()), {Method: http.MethodDelete, Path: faultproxy.MetadataPath, Fault: faultproxy.Hang()}},
 			timeout: time.Second, err: errDeadline, attempts: 1, maxElapsed: 2 * time.Second}),
 	}
 	// A refusal in shapes PowerDNS never wrote: never retried, isolated
@@ -188,17 +191,17 @@ func isIncomplete(err error) bool { return errors.Is(err, reconcile.ErrIncomplet
 func faultScenario(t *testing.T, zone string) (before, after, dropped []rrset.RRset) {
 	t.Helper()
 	before = []rrset.RRset{
-		mustRRset(t, zone, "a", "A", 300, "192.0.2.1"),
-		mustRRset(t, zone, "b", "AAAA", 300, "2001:db8::1"),
-		mustRRset(t, zone, "c", "TXT", 300, `"one"`),
-		mustRRset(t, zone, "d", "MX", 300, "10 mail.example.net."),
-		mustRRset(t, zone, "e", "CNAME", 300, "target.example.net."),
-		mustRRset(t, zone, "f", "A", 300, "192.0.2.6"),
+		pdnstest.MustRRset(t, zone, "a", "A", 300, "192.0.2.1"),
+		pdnstest.MustRRset(t, zone, "b", "AAAA", 300, "2001:db8::1"),
+		pdnstest.MustRRset(t, zone, "c", "TXT", 300, `"one"`),
+		pdnstest.MustRRset(t, zone, "d", "MX", 300, "10 mail.example.net."),
+		pdnstest.MustRRset(t, zone, "e", "CNAME", 300, "target.example.net."),
+		pdnstest.MustRRset(t, zone, "f", "A", 300, "192.0.2.6"),
 	}
 	after = []rrset.RRset{
-		mustRRset(t, zone, "a", "A", 300, "192.0.2.2"),
+		pdnstest.MustRRset(t, zone, "a", "A", 300, "192.0.2.2"),
 		before[1], before[2],
-		mustRRset(t, zone, "g", "A", 300, "192.0.2.7"),
+		pdnstest.MustRRset(t, zone, "g", "A", 300, "192.0.2.7"),
 	}
 	return before, after, before[3:]
 }
@@ -226,7 +229,7 @@ func TestProxyFaults(t *testing.T) {
 }
 
 func runProxyCase(t *testing.T, srv *pdnstest.Server, store reconcile.OwnershipStore, c proxyCase) {
-	ctx := testContext(t)
+	ctx := pdnstest.Context(t)
 	zone := srv.NewZone(t)
 	before, after, dropped := faultScenario(t, zone)
 	seed := writer(t, srv, srv.URL, "external-dns", reconcile.WithOwnershipStore(store))
@@ -368,21 +371,25 @@ func runProxyCase(t *testing.T, srv *pdnstest.Server, store reconcile.OwnershipS
 func TestSyncBehindAHungSync(t *testing.T) {
 	t.Parallel()
 	eachServerAtOnce(t, func(t *testing.T, srv *pdnstest.Server) {
-		ctx := testContext(t)
+		ctx := pdnstest.Context(t)
 		zone := srv.NewZone(t)
 		p := startProxy(t, srv)
 		w := writer(t, srv, p.URL, "external-dns", fastRetry())
 		// A first Sync without faults, so that the stuck one goes
 		// straight to its PATCH.
-		_, err := w.Sync(ctx, zone, []rrset.RRset{mustRRset(t, zone, "www", "A", 300, "192.0.2.1")})
+		_, err := w.Sync(ctx, zone, []rrset.RRset{pdnstest.MustRRset(t, zone, "www", "A", 300, "192.0.2.1")})
 		require.NoError(t, err)
 		p.Inject(
 			patchRule(faultproxy.Hang()),
-			// The first PUT takes the zone lock; the second would free it.
-			faultproxy.Rule{Method: http.MethodPut, Path: faultproxy.MetadataPath, Skip: 1, Fault: faultproxy.Hang()},
+			// The zone lock is taken by a POST of a metadata kind and
+			// freed by its DELETE.
+			faultproxy.Rule{Method: http.MethodDelete, Path: faultproxy.MetadataPath, Fault: faultproxy.Hang()},
 		)
-		want := []rrset.RRset{mustRRset(t, zone, "www", "A", 300, "192.0.2.2")}
+		// A new name: the Sync creates, so it holds the zone lock while it
+		// waits for its PATCH.
+		want := []rrset.RRset{pdnstest.MustRRset(t, zone, "www", "A", 300, "192.0.2.2"), pdnstest.MustRRset(t, zone, "new", "A", 300, "192.0.2.3")}
 		patches := p.Count(http.MethodPatch, faultproxy.ZonePath)
+		releases := p.Count(http.MethodDelete, faultproxy.MetadataPath)
 
 		type ended struct {
 			err     error
@@ -415,5 +422,9 @@ func TestSyncBehindAHungSync(t *testing.T) {
 		assert.Less(t, queued, 900*time.Millisecond)
 		require.ErrorIs(t, first.err, context.DeadlineExceeded)
 		assert.Less(t, first.elapsed, 3*time.Second)
+		// The stuck Sync held the lock: its release, in the background,
+		// reached the proxy and hangs there.
+		assert.Eventually(t, func() bool { return p.Count(http.MethodDelete, faultproxy.MetadataPath) > releases },
+			2*time.Second, 10*time.Millisecond, "the lock's release was sent")
 	})
 }

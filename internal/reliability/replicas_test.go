@@ -49,19 +49,19 @@ func TestReplicasHandOver(t *testing.T) {
 }
 
 func handOver(t *testing.T, srv *pdnstest.Server, store reconcile.OwnershipStore, differ bool) {
-	ctx := testContext(t)
+	ctx := pdnstest.Context(t)
 	zone := srv.NewZone(t)
 	const writerName = "external-dns"
 	var common []rrset.RRset
 	for i := range 8 {
-		common = append(common, mustRRset(t, zone, fmt.Sprintf("svc%d", i), "A", 300, fmt.Sprintf("192.0.2.%d", i+1)))
+		common = append(common, pdnstest.MustRRset(t, zone, fmt.Sprintf("svc%d", i), "A", 300, fmt.Sprintf("192.0.2.%d", i+1)))
 	}
-	oldWant := append(append([]rrset.RRset(nil), common...), mustRRset(t, zone, "x", "TXT", 300, `"v=1"`))
-	newWant := append(append([]rrset.RRset(nil), common...), mustRRset(t, zone, "x", "TXT", 300, `"v=1"`))
+	oldWant := append(append([]rrset.RRset(nil), common...), pdnstest.MustRRset(t, zone, "x", "TXT", 300, `"v=1"`))
+	newWant := append(append([]rrset.RRset(nil), common...), pdnstest.MustRRset(t, zone, "x", "TXT", 300, `"v=1"`))
 	if differ {
-		oldWant = append(oldWant, mustRRset(t, zone, "old-only", "A", 300, "192.0.2.100"))
-		newWant[len(newWant)-1] = mustRRset(t, zone, "x", "TXT", 300, `"v=2"`)
-		newWant = append(newWant, mustRRset(t, zone, "new-only", "AAAA", 300, "2001:db8::2"))
+		oldWant = append(oldWant, pdnstest.MustRRset(t, zone, "old-only", "A", 300, "192.0.2.100"))
+		newWant[len(newWant)-1] = pdnstest.MustRRset(t, zone, "x", "TXT", 300, `"v=2"`)
+		newWant = append(newWant, pdnstest.MustRRset(t, zone, "new-only", "AAAA", 300, "2001:db8::2"))
 	}
 	// The new leader's clock is a fake one, moved on once the old leader
 	// stops, so that its deletion gate can open without a two-minute wait
@@ -212,14 +212,14 @@ func TestReplicasNeverDeleteOnFirstSight(t *testing.T) {
 }
 
 func firstSight(t *testing.T, srv *pdnstest.Server, mode string, opt reconcile.Option) {
-	ctx := testContext(t)
+	ctx := pdnstest.Context(t)
 	zone := srv.NewZone(t)
 	const rounds = 10
 	replicas := []*reconcile.Reconciler{
 		writer(t, srv, srv.URL, "dns-operator", opt),
 		writer(t, srv, srv.URL, "dns-operator", opt),
 	}
-	base := mustRRset(t, zone, "base", "A", 300, "192.0.2.1")
+	base := pdnstest.MustRRset(t, zone, "base", "A", 300, "192.0.2.1")
 	wants := make([][]rrset.RRset, len(replicas))
 	var (
 		mu       sync.Mutex
@@ -229,7 +229,7 @@ func firstSight(t *testing.T, srv *pdnstest.Server, mode string, opt reconcile.O
 	for round := range rounds {
 		var wg sync.WaitGroup
 		for i, r := range replicas {
-			wants[i] = append(wants[i], mustRRset(t, zone, fmt.Sprintf("r%d-%d", i, round), "A", 300, "192.0.2.2"))
+			wants[i] = append(wants[i], pdnstest.MustRRset(t, zone, fmt.Sprintf("r%d-%d", i, round), "A", 300, "192.0.2.2"))
 			want := append([]rrset.RRset{base}, wants[i]...)
 			wg.Add(1)
 			go func() {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pdnskit/reconcile/internal/machine"
+	"github.com/pdnskit/reconcile/pdnstest"
 )
 
 // Report is everything make reliability measured, rendered as
@@ -37,6 +38,9 @@ type Report struct {
 type LoadRun struct {
 	// Server names the server, e.g. "pdns-5.1.5-gsqlite3".
 	Server string
+	// Frontends is how many pdns_server instances share the server's
+	// database behind a round-robin (gpgsql); 0 for a single instance.
+	Frontends int `json:",omitempty"`
 	// MaxBodyMB is the server's webserver-max-bodysize; MaxPatchBytes what
 	// the Reconciler was told (0 for its default, 2 MiB).
 	MaxBodyMB, MaxPatchBytes int
@@ -57,6 +61,7 @@ func (r *Report) Markdown() string {
 	p("Every figure below was measured by that run; nothing is copied from elsewhere. ")
 	p("Run it again with `make reliability` (fuzzing budget: `FUZZTIME=2m make reliability`).\n\n")
 	p("%s\n", whatRuns)
+	p("%s\n", engine)
 	p("%s\n", findings)
 	r.faults(&b)
 	r.load(&b)
@@ -70,10 +75,24 @@ const whatRuns = `## What runs where
 |---|---|---|
 | faults: PowerDNS killed mid-Sync, fault proxy, replicas and writers racing, API key, redirects, TLS | ` + "`internal/reliability/*_test.go`" + `, ` + "`internal/faultproxy`" + ` | yes, on every server of the matrix |
 | regression tests of the fixes below | ` + "`faults_test.go`" + ` (module root) | yes |
-| load smoke test (3 zones × 50 RRsets) | ` + "`internal/reliability/load_test.go`" + ` | yes |
-| load figures (zones × 1,000 RRsets, 100,000-RRset zone) | ` + "`go run ./internal/reliability/cmd/reliability load`" + ` | no: minutes of work; ` + "`make reliability`" + ` |
+| load smoke tests (3 zones × 50 RRsets, one writer; 3 zones × 200 RRsets, two writers × two replicas) | ` + "`internal/reliability/load_test.go`" + ` | yes |
+| load figures (zones × 1,000 RRsets with one writer; 200 zones × 1,000 RRsets with two writers × two replicas; a 100,000-RRset zone) on gsqlite3, LMDB and gpgsql | ` + "`go run ./internal/reliability/cmd/reliability load`" + ` | no: minutes of work; ` + "`make reliability`" + ` |
 | fuzz campaigns, every ` + "`Fuzz…`" + ` of the module | ` + "`make fuzz`" + ` (FUZZTIME each, default 20s) | seeds and crashers in testdata/fuzz are replayed by every ` + "`go test`" + `; campaigns run in ` + "`make fuzz`" + ` / ` + "`make reliability`" + ` |
 | API key never printed | ` + "`internal/reliability/no-api-key.sh`" + ` greps the whole output of ` + "`make test`" + ` and ` + "`make reliability`" + ` (and this file) for the prefix every key of the test harness starts with (pdnstest.APIKeyPrefix) | yes |
+`
+
+// engine says, for the reader of the race and load figures, how writers
+// share a zone: what the tests put to the test. It follows the module
+// root (op.go, lock.go, claims.go, apply.go, decide.go, deletes.go) and
+// docs/DESIGN.md.
+const engine = `## How writers share a zone
+
+PowerDNS has no conditional write, so the library brings its own rules; the race and load tests below check them.
+
+- **Read.** An operation reads the zone, then, where ownership lives in zone metadata, the metadata: a claim is posted before its RRset is written, so every RRset of the read has its claim in the later read.
+- **The zone lock** is taken only by a write that creates an RRset at a key no writer holds, adopts one, or takes one over: the operation creates a metadata kind of its own (` + "`X-PDNSKIT-L-<instance>-<n>`" + `, one POST, seen whole or not at all), reads the zone and its metadata, decides on that read, writes, and deletes its kind. Another writer's lock younger than DefaultLockTTL (2 min) makes it wait up to WithLockWait (3 s), then report its changes as postponed. Updates and deletes of the writer's own RRsets, and operations with nothing to write, take no lock.
+- **Ownership** is an RRset comment written in the same PATCH as the records, or, with the metadata store (LMDB before 5.1), records that are posted once, whole, and deleted whole, never rewritten: a claim record (` + "`X-PDNSKIT-O-<instance>-<n>`" + `) for what a write creates, adopts or hands over, posted before the PATCH (under the zone lock for creates, adoptions and takeovers), and a release record (` + "`X-PDNSKIT-R-<instance>-<n>`" + `) for what it deleted, posted after the deletes. The latest claim that no release cancels wins.
+- **Deletes.** Every delete a Sync plans of an RRset absent from its desired state passes the deletion policy (upsert-only, the sustained-absence gate, the delete guard), whichever read planned it, a read under the lock included: a replica never deletes another replica's new RRset on first sight. Only a delete the caller asks for (Remove, Teardown) passes no step.
 `
 
 // findings lists what the runs found in the library, and what was done.
@@ -81,8 +100,9 @@ const findings = `## Found and fixed
 
 | finding | fix | regression test |
 |---|---|---|
-| A zone GET answered ` + "`200 null`" + ` made Sync dereference a nil zone: a panic on input from a server. | read.go: a nil zone is ` + "`ErrIncompleteZone`" + `, like a zone without SOA. | ` + "`TestZoneReadNull`" + `; proxy case "zone GET answers 200 null" |
-| When the server answered neither the PATCH nor the release of the zone lock, Sync returned 5 s after its context ended (the release ran in the caller's goroutine with a fresh 5 s bound); a second Sync of the same zone in the same Reconciler waited, past its own context, for the stuck one (a mutex), and so did a Sync waiting for the ownership-store detection. | sync.go, reconciler.go, plan.go: after the context ends the lock is freed in the background (still within 5 s, still holding the zone's turn in the Reconciler); the zone turn and the store detection are taken with the caller's context. | ` + "`TestSyncReturnsByItsContext`" + `; ` + "`TestSyncBehindAHungSync`" + `; proxy case "PATCH and the lock release never answer" |
+| A zone GET answered ` + "`200 null`" + ` made Sync dereference a nil zone: a panic on input from a server. | observe.go: a zone read without a name (` + "`null`" + `, ` + "`{}`" + `) is ` + "`ErrIncompleteZone`" + `, like a zone without SOA. | ` + "`TestZoneReadNull`" + `; proxy case "zone GET answers 200 null" |
+| When the server answered neither the PATCH nor the release of the zone lock, Sync returned 5 s after its context ended (the release ran in the caller's goroutine with a fresh 5 s bound); a second Sync of the same zone in the same Reconciler waited, past its own context, for the stuck one (a mutex), and so did a Sync waiting for the ownership-store detection. | op.go, sync.go, server.go: after the context ends the lock is freed in the background (still within 5 s, still holding the zone's turn in the Reconciler); the zone turn and the store detection are taken with the caller's context. | ` + "`TestSyncReturnsByItsContext`" + `; ` + "`TestSyncBehindAHungSync`" + `; proxy case "PATCH and the lock release never answer" |
+| With ownership in zone metadata, a Sync that created more RRsets than one claim record holds within the server's body limit (webserver-max-bodysize) posted them in one POST, which PowerDNS refused (400 Bad Request) on every attempt: a 100,000-RRset zone on LMDB before 5.1 could not be written. | apply.go, claims.go: a claim, release or merged record too large for WithMaxPatchBytes is posted as several records, each a kind of its own. | ` + "`TestClaimsUnderBodyLimit`" + `, ` + "`TestSplitRecord`" + `; the 100,000-RRset zone on LMDB below |
 | A Reconciler printed with ` + "`%v`" + `/` + "`%+v`" + `/` + "`%#v`" + ` or logged with ` + "`slog.Any`" + ` showed the API key (a string field of its configuration). | options.go: the key is held in a closure, which fmt prints as an address. | ` + "`TestReconcilerHidesAPIKey`" + `; every fault test checks the Reconciler, its log and its errors |
 
 Observed and left as designed (each measured below):
@@ -90,9 +110,9 @@ Observed and left as designed (each measured below):
 - A zone read that fails, is cut short, or is not a whole zone (` + "`{}`" + `, ` + "`{\"rrsets\": []}`" + `, ` + "`null`" + `, HTML, an answer over WithMaxResponseBytes) ends the Sync before anything is written; nothing is ever deleted on such a read. ` + "`ErrIncompleteZone`" + ` and a too-large answer are not retryable, so Result.RequeueAfter is the refusal interval (10 min by default).
 - A refusal (422) in a shape PowerDNS never writes names no RRset, so the Sync isolates by bisection: 2n−1 distinct PATCHes for n names, none sent twice, then remembered and not sent again while nothing changes.
 - net/http replays an idempotent request (GET) once by itself when a reused connection is reset, so the proxy counts one attempt more than the library makes.
-- A Sync killed while it holds the zone lock leaves the lock held: other Reconcilers (another replica, a restarted controller) are postponed until the killed Sync's Reconciler syncs again (which frees it) or DefaultLockTTL (2 min) passes.
-- PowerDNS 4.7.3 with gsqlite3 answers concurrent writes, even to different zones, with 500 Internal Server Error (its log: ` + "`GSQLBackend unable to delete RRSet …: database is locked (5)`" + `); 4.9 and 5.1 with gsqlite3 did not. 4.9.18 with LMDB answered a read of the test harness 500 once while two writers wrote (the harness now reads again). The library retries them like any 5xx (the race tests count them), but with many Syncs in flight a Sync can use up its attempts (5 by default): see the load table, where a failed run is tried again with fewer Syncs in flight.
-- PowerDNS replaces a metadata kind (PUT) as a delete followed by inserts: a reader outside the zone lock can see a writer's claims missing for a moment. The library reads claims only under the lock; the race tests check ownership only on snapshots no writer was writing.
+- A Sync killed while it holds the zone lock leaves its lock kind behind. Another Reconciler's writes that need the lock (creates at free keys, adoptions, takeovers) are postponed until that kind is DefaultLockTTL (2 min) old; its updates and deletes of its own RRsets take no lock and go on. The Reconciler that left the kind ignores its own kinds and goes on too; another Reconciler removes the kind once it is a day old.
+- PowerDNS 4.7.3 with gsqlite3 answers concurrent writes, even to different zones, with 500 Internal Server Error (its log: ` + "`GSQLBackend unable to delete RRSet …: database is locked (5)`" + `); 4.9 and 5.1 with gsqlite3 did not. 4.9.18 with LMDB answered a read of the test harness 500 once while two writers wrote (the harness reads again). The library retries them like any 5xx, and a Sync that uses up its attempts (5 by default) returns a retryable error, which a controller requeues: the race tests and the shared load count such Syncs; with one writer, a failed load run is tried again with fewer Syncs in flight.
+- PowerDNS carries out a PUT of a metadata kind as a delete followed by inserts, and on a shared SQL database (gpgsql) two concurrent POSTs to one kind may lose or duplicate a value. So no kind is ever written twice: every lock, claim and release is a kind of its own, posted whole by one Reconciler and deleted whole. The race tests check ownership on every snapshot they take.
 `
 
 func (r *Report) faults(b *strings.Builder) {
@@ -187,22 +207,39 @@ func (r *Report) load(b *strings.Builder) {
 		p("Not run. %s\n\n", r.LoadErr)
 		return
 	}
-	p("One process, one Reconciler, one writer; each row ran in a fresh process (so its peak RSS is its own) against a fresh server. ")
-	p("The zones are created empty first (setup, not counted); \"sync\" writes every RRset of every zone, \"resync\" syncs them all again with nothing to change; every zone is then read back whole. ")
-	p("Peak heap is the largest Go heap (live and unswept objects, runtime/metrics, sampled every 5 ms) during both passes; peak RSS is VmHWM of the process; base RSS is its resident set before the passes.\n\n")
-	p("| server | zones × RRsets | concurrency | sync | resync | PATCHes | requests | peak heap | peak RSS (base) | zones read back whole |\n")
-	p("|---|---|---|---|---|---|---|---|---|---|\n")
+	p("Each row ran in a fresh process (so its peak RSS is its own) against a fresh server. ")
+	p("A gpgsql server is %d pdns_server frontends on one PostgreSQL database, behind pdnstest's round-robin, which sends consecutive API requests to alternate frontends, as a Kubernetes Service in front of several PowerDNS pods does. ", pdnstest.GPGSQLFrontends)
+	p("The zones are created empty first (setup, not counted); \"sync\" is the first pass, which writes every RRset of every zone; then every zone is synced again, pass after pass, until a pass has nothing to change: \"resync\" is the time of that last pass. Every zone is then read back whole, with its owners. ")
+	p("Peak heap is the largest Go heap (live and unswept objects, runtime/metrics, sampled every 5 ms) during the passes; peak RSS is VmHWM of the process; base RSS is its resident set before the passes. ")
+	p("Violations count what must never happen: a delete (no desired state ever shrinks), a write over another writer's RRset, a write blocked at a name no other writer wants, an RRset missing, with other data or held by another writer than the one that wants it, two RRsets at a name every writer wants; each must be 0.\n\n")
+
+	p("### One writer\n\n")
+	p("One Reconciler syncs every zone, at most the given number of Syncs in flight.\n\n")
+	p("| server | zones × RRsets | concurrency | sync | resync | PATCHes | requests | peak heap | peak RSS (base) | violations | zones read back whole |\n")
+	p("|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, l := range r.Load {
-		if l.Result.Zones == 1 {
-			continue
+		if l.Result.Zones > 1 && !l.shared() {
+			r.loadRow(b, l)
 		}
-		r.loadRow(b, l)
 	}
-	p("\n### One 100,000-RRset zone\n\n")
-	p("The changes exceed the server's body limit (webserver-max-bodysize), so the Reconciler splits them into PATCHes under WithMaxPatchBytes; the zone converges and reads back whole.\n\n")
-	p("| server | body limit / WithMaxPatchBytes | RRsets | sync | resync | PATCHes | peak heap | peak RSS (base) | read back whole |\n|---|---|---|---|---|---|---|---|---|\n")
+
+	p("\n### Several writers and replicas on one zone set\n\n")
+	p("Several writers share every zone, each running several Reconcilers (replicas, as during a rollout), all in one process and all at once: every Reconciler syncs every zone, in the same order, so that they meet in each zone. ")
+	p("The names are dealt out among the writers, but one in %d, which every writer wants (the first a CNAME, the second an A), so that only one can stand there: the others' writes are blocked. ", loadContestEvery)
+	p("\"postponed\" counts the Syncs of the first pass that found the zone lock held by another Reconciler past WithLockWait (3 s by default), \"requeued\" those that gave up on transient failures (a controller requeues both), \"blocked\" the writes refused at contested names; later passes send what was postponed or requeued. Concurrency is over all Reconcilers.\n\n")
+	p("| server | store | zones × RRsets | writers × replicas | concurrency | sync | passes after the first (last) | PATCHes | requests | postponed | requeued | blocked | peak heap | peak RSS (base) | violations | zones read back whole |\n")
+	p("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, l := range r.Load {
-		if l.Result.Zones != 1 {
+		if l.shared() {
+			r.sharedRow(b, l)
+		}
+	}
+
+	p("\n### One 100,000-RRset zone\n\n")
+	p("One Reconciler. The changes exceed the server's body limit (webserver-max-bodysize), so the Reconciler splits them into PATCHes under WithMaxPatchBytes; the zone converges and reads back whole.\n\n")
+	p("| server | body limit / WithMaxPatchBytes | RRsets | sync | resync | PATCHes | requests | peak heap | peak RSS (base) | violations | read back whole |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, l := range r.Load {
+		if l.Result.Zones != 1 || l.shared() {
 			continue
 		}
 		limit := "2 MB (default) / default (2 MiB)"
@@ -210,33 +247,58 @@ func (r *Report) load(b *strings.Builder) {
 			limit = fmt.Sprintf("%d MB / %s", l.MaxBodyMB, Bytes(uint64(l.MaxPatchBytes)))
 		}
 		if l.Err != "" {
-			p("| %s | %s | %d | failed: %s | | | | | |\n", l.Server, limit, l.Result.RRsets, cell(l.Err))
+			p("| %s | %s | %d | failed: %s | | | | | | | |\n", l.server(), limit, l.Result.RRsets, cell(l.Err))
 			continue
 		}
 		res := l.Result
-		p("| %s | %s | %d | %s | %s | %d | %s | %s (%s) | %t |\n", l.Server, limit, res.RRsets,
-			res.Wall.Round(time.Millisecond), res.Resync.Round(time.Millisecond), res.Patches,
-			Bytes(res.PeakHeap), Bytes(res.PeakRSS), Bytes(res.BaseRSS), res.Verified == 1)
+		p("| %s | %s | %d | %s | %s | %d | %d | %s | %s (%s) | %d | %t |\n", l.server(), limit, res.RRsets,
+			res.Wall.Round(time.Millisecond), res.Resync.Round(time.Millisecond), res.Patches, res.Requests,
+			Bytes(res.PeakHeap), Bytes(res.PeakRSS), Bytes(res.BaseRSS), res.Violations, res.Verified == 1)
 	}
 	p("\n")
 	if r.LoadErr != "" {
-		p("Runs that failed:\n\n")
+		p("Runs that failed, or found violations:\n\n")
 		for _, line := range strings.Split(r.LoadErr, "\n") {
-			p("- %s\n", line)
+			p("- %s\n", cell(line))
 		}
 		p("\n")
 	}
 }
 
+// server names the server of a run, with its frontends when it has several.
+func (l LoadRun) server() string {
+	if l.Frontends > 1 {
+		return fmt.Sprintf("%s (%d frontends)", l.Server, l.Frontends)
+	}
+	return l.Server
+}
+
+// shared reports whether the run had more than one Reconciler.
+func (l LoadRun) shared() bool { return l.Result.Writers*l.Result.Replicas > 1 }
+
 func (r *Report) loadRow(b *strings.Builder, l LoadRun) {
 	res := l.Result
 	if l.Err != "" {
-		fmt.Fprintf(b, "| %s | %d × %d | %d | failed: %s | | | | | | |\n", l.Server, res.Zones, res.RRsets, res.Concurrency, cell(l.Err))
+		fmt.Fprintf(b, "| %s | %d × %d | %d | failed: %s | | | | | | | |\n", l.server(), res.Zones, res.RRsets, res.Concurrency, cell(l.Err))
 		return
 	}
-	fmt.Fprintf(b, "| %s | %d × %d | %d | %s | %s | %d | %d | %s | %s (%s) | %d of %d |\n", l.Server, res.Zones, res.RRsets, res.Concurrency,
+	fmt.Fprintf(b, "| %s | %d × %d | %d | %s | %s | %d | %d | %s | %s (%s) | %d | %d of %d |\n", l.server(), res.Zones, res.RRsets, res.Concurrency,
 		res.Wall.Round(time.Millisecond), res.Resync.Round(time.Millisecond), res.Patches, res.Requests,
-		Bytes(res.PeakHeap), Bytes(res.PeakRSS), Bytes(res.BaseRSS), res.Verified, res.Zones)
+		Bytes(res.PeakHeap), Bytes(res.PeakRSS), Bytes(res.BaseRSS), res.Violations, res.Verified, res.Zones)
+}
+
+func (r *Report) sharedRow(b *strings.Builder, l LoadRun) {
+	res := l.Result
+	if l.Err != "" {
+		fmt.Fprintf(b, "| %s | %s | %d × %d | %d × %d | %d | failed: %s | | | | | | | | | %d | |\n", l.server(), res.Store, res.Zones, res.RRsets,
+			res.Writers, res.Replicas, res.Concurrency, cell(l.Err), res.Violations)
+		return
+	}
+	fmt.Fprintf(b, "| %s | %s | %d × %d | %d × %d | %d | %s | %d (%s) | %d | %d | %d | %d | %d | %s | %s (%s) | %d | %d of %d |\n",
+		l.server(), res.Store, res.Zones, res.RRsets, res.Writers, res.Replicas, res.Concurrency,
+		res.Wall.Round(time.Millisecond), res.Passes, res.Resync.Round(time.Millisecond), res.Patches, res.Requests,
+		res.Postponed, res.Requeued, res.Blocked, Bytes(res.PeakHeap), Bytes(res.PeakRSS), Bytes(res.BaseRSS),
+		res.Violations, res.Verified, res.Zones)
 }
 
 func (r *Report) fuzz(b *strings.Builder) {

@@ -45,14 +45,14 @@ func TestRedirectKeepsKeyHome(t *testing.T) {
 		}
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) {
-				ctx := testContext(t)
+				ctx := pdnstest.Context(t)
 				zone := srv.NewZone(t)
 				home.Clear()
 				home.Inject(faultproxy.Rule{Method: http.MethodGet, Path: faultproxy.ZonePath, Times: 1,
 					Fault: faultproxy.Redirect(http.StatusTemporaryRedirect, c.target)})
 				seenBefore := len(c.rec.Requests())
 				w := writer(t, srv, home.URL, "external-dns", fastRetry())
-				_, err := w.Sync(ctx, zone, []rrset.RRset{mustRRset(t, zone, "www", "A", 300, "192.0.2.1")})
+				_, err := w.Sync(ctx, zone, []rrset.RRset{pdnstest.MustRRset(t, zone, "www", "A", 300, "192.0.2.1")})
 				if err != nil {
 					t.Logf("Sync error: %v", err)
 				}
@@ -109,10 +109,10 @@ func (c *countingTransport) RoundTrip(req *http.Request) (*http.Response, error)
 func TestTLSSettingsKept(t *testing.T) {
 	t.Parallel()
 	eachServerAtOnce(t, func(t *testing.T, srv *pdnstest.Server) {
-		ctx := testContext(t)
+		ctx := pdnstest.Context(t)
 		zone := srv.NewZone(t)
 		p := startProxy(t, srv, faultproxy.WithTLS())
-		want := []rrset.RRset{mustRRset(t, zone, "www", "A", 300, "192.0.2.1")}
+		want := []rrset.RRset{pdnstest.MustRRset(t, zone, "www", "A", 300, "192.0.2.1")}
 
 		own := &countingTransport{base: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: p.CertPool(), MinVersion: tls.VersionTLS12}}}
 		trusting := writerWith(t, srv, p.URL, "external-dns", &http.Client{Transport: own}, fastRetry())
@@ -146,13 +146,13 @@ func TestTLSSettingsKept(t *testing.T) {
 func TestKeyNeverPrinted(t *testing.T) {
 	t.Parallel()
 	eachServerAtOnce(t, func(t *testing.T, srv *pdnstest.Server) {
-		ctx := testContext(t)
+		ctx := pdnstest.Context(t)
 		zone := srv.NewZone(t)
 		p := startProxy(t, srv)
 		w := writer(t, srv, p.URL, "external-dns", fastRetry())
 		want := []rrset.RRset{
-			mustRRset(t, zone, "www", "A", 300, "192.0.2.1"),
-			mustRRset(t, zone, "api", "CNAME", 300, "lb.example.net."),
+			pdnstest.MustRRset(t, zone, "www", "A", 300, "192.0.2.1"),
+			pdnstest.MustRRset(t, zone, "api", "CNAME", 300, "lb.example.net."),
 		}
 		plan, err := w.Plan(ctx, zone, want)
 		require.NoError(t, err)

@@ -44,6 +44,10 @@ type flags struct {
 	fallback    int
 	big         int
 	versions    string
+	backends    string
+	shared      string
+	sharedZones int
+	sharedConc  int
 	skipFaults  bool
 	skipLoad    bool
 	skipFuzz    bool
@@ -92,7 +96,11 @@ func parse(name string, args []string) flags {
 	fs.IntVar(&f.concurrency, "concurrency", 8, "Syncs in flight in the load runs")
 	fs.IntVar(&f.fallback, "fallback-concurrency", 2, "Syncs in flight of a second try of a load run that failed (0: none)")
 	fs.IntVar(&f.big, "big", 100000, "RRsets of the one-zone load run (0: none)")
-	fs.StringVar(&f.versions, "versions", "all", `PowerDNS versions the load runs on ("4.7,5.1"), or "all" (every gsqlite3 server)`)
+	fs.StringVar(&f.versions, "versions", "all", `PowerDNS versions the load runs on ("4.7,5.1"), or "all"`)
+	fs.StringVar(&f.backends, "backends", "gsqlite3,lmdb,gpgsql", "backends the load runs on, of those configured")
+	fs.StringVar(&f.shared, "shared", "2x2", `writers × replicas of the shared load run ("none": no such run)`)
+	fs.IntVar(&f.sharedZones, "shared-zones", 200, "zones of the shared load run")
+	fs.IntVar(&f.sharedConc, "shared-concurrency", 8, "Syncs in flight in the shared load run, over all its Reconcilers")
 	fs.BoolVar(&f.skipFaults, "skip-faults", false, "report: do not run the fault tests")
 	fs.BoolVar(&f.skipLoad, "skip-load", false, "report: do not run the load")
 	fs.BoolVar(&f.skipFuzz, "skip-fuzz", false, "report: do not fuzz")
@@ -273,16 +281,26 @@ func loadOnly(ctx context.Context, f flags) error {
 	return err
 }
 
-// load runs the load plan: on each selected gsqlite3 server, every zone
-// count of -zones, then the -big zone at the default body limit and at 1 MB.
+// load runs the load plan: on each selected server, every zone count of
+// -zones with one Reconciler, then -shared-zones with the writers and
+// replicas of -shared, then the -big zone at the default body limit and at
+// 1 MB.
 func load(ctx context.Context, f flags) ([]reliability.LoadRun, error) {
 	targets, err := pdnstest.Targets()
 	if err != nil {
 		return nil, err
 	}
+	backends := make(map[pdnstest.Backend]bool)
+	for _, b := range strings.Split(f.backends, ",") {
+		backends[pdnstest.Backend(strings.TrimSpace(b))] = true
+	}
+	writers, replicas, err := parseShared(f.shared)
+	if err != nil {
+		return nil, err
+	}
 	var sel []pdnstest.Target
 	for _, t := range targets {
-		if t.Backend != pdnstest.GSQLite3 {
+		if !backends[t.Backend] {
 			continue
 		}
 		if f.versions == "all" {
@@ -297,7 +315,7 @@ func load(ctx context.Context, f flags) ([]reliability.LoadRun, error) {
 		}
 	}
 	if len(sel) == 0 {
-		return nil, fmt.Errorf("no gsqlite3 server of version %s configured", f.versions)
+		return nil, fmt.Errorf("no server of backend %s and version %s configured", f.backends, f.versions)
 	}
 	var sizes []int
 	for _, s := range strings.Split(f.zones, ",") {
@@ -323,6 +341,10 @@ func load(ctx context.Context, f flags) ([]reliability.LoadRun, error) {
 				runs = append(runs, loadOn(ctx, t, nil, reliability.LoadConfig{Zones: n, RRsets: f.rrsets, Concurrency: f.fallback}))
 			}
 		}
+		if writers > 0 {
+			runs = append(runs, loadOn(ctx, t, nil, reliability.LoadConfig{Zones: f.sharedZones, RRsets: f.rrsets,
+				Concurrency: f.sharedConc, Writers: writers, Replicas: replicas}))
+		}
 		if f.big > 0 {
 			runs = append(runs, loadOn(ctx, t, nil, reliability.LoadConfig{Zones: 1, RRsets: f.big, Concurrency: 1}))
 			runs = append(runs, loadOn(ctx, t, []string{"--webserver-max-bodysize=1"},
@@ -330,17 +352,45 @@ func load(ctx context.Context, f flags) ([]reliability.LoadRun, error) {
 		}
 	}
 	for _, r := range runs {
-		if r.Err != "" {
-			errs = append(errs, fmt.Errorf("%s %d×%d: %s", r.Server, r.Result.Zones, r.Result.RRsets, r.Err))
+		switch {
+		case r.Err != "":
+			errs = append(errs, fmt.Errorf("%s %d×%d%s: %s", r.Server, r.Result.Zones, r.Result.RRsets, sharedSuffix(r.Result), r.Err))
+		case r.Result.Violations > 0:
+			errs = append(errs, fmt.Errorf("%s %d×%d%s: %d violation(s), e.g. %s", r.Server, r.Result.Zones, r.Result.RRsets,
+				sharedSuffix(r.Result), r.Result.Violations, strings.Join(r.Result.Examples, "; ")))
 		}
 	}
 	return runs, errors.Join(errs...)
 }
 
+// parseShared reads -shared: "2x2" is two writers of two replicas each;
+// "none" (or "") no shared run, 0 writers.
+func parseShared(s string) (writers, replicas int, err error) {
+	if s == "" || s == "none" {
+		return 0, 0, nil
+	}
+	w, r, ok := strings.Cut(strings.ReplaceAll(s, "×", "x"), "x")
+	writers, werr := strconv.Atoi(strings.TrimSpace(w))
+	replicas, rerr := strconv.Atoi(strings.TrimSpace(r))
+	if !ok || werr != nil || rerr != nil || writers < 1 || replicas < 1 || writers*replicas < 2 {
+		return 0, 0, fmt.Errorf("-shared: %q is not writers x replicas (at least two Reconcilers)", s)
+	}
+	return writers, replicas, nil
+}
+
+// sharedSuffix names the writers and replicas of a shared run.
+func sharedSuffix(r reliability.LoadResult) string {
+	if r.Writers*r.Replicas <= 1 {
+		return ""
+	}
+	return fmt.Sprintf(", %d writers × %d replicas", r.Writers, r.Replicas)
+}
+
 // loadOn starts a fresh server of target t (with args) and runs one load
 // against it in a child process.
 func loadOn(ctx context.Context, t pdnstest.Target, args []string, cfg reliability.LoadConfig) reliability.LoadRun {
-	run := reliability.LoadRun{Server: t.String(), MaxPatchBytes: cfg.MaxPatchBytes, Result: reliability.LoadResult{Zones: cfg.Zones, RRsets: cfg.RRsets, Concurrency: cfg.Concurrency}}
+	run := reliability.LoadRun{Server: t.String(), MaxPatchBytes: cfg.MaxPatchBytes, Result: reliability.LoadResult{
+		Zones: cfg.Zones, RRsets: cfg.RRsets, Concurrency: cfg.Concurrency, Writers: cfg.Writers, Replicas: cfg.Replicas}}
 	if len(args) > 0 {
 		run.MaxBodyMB = 1
 	}
@@ -356,8 +406,9 @@ func loadOn(ctx context.Context, t pdnstest.Target, args []string, cfg reliabili
 		run.Err = err.Error()
 		return run
 	}
-	run.Server = srv.Name()
-	fmt.Fprintf(os.Stderr, "[reliability] load %d zones × %d RRsets, concurrency %d, on %s\n", cfg.Zones, cfg.RRsets, cfg.Concurrency, run.Server)
+	run.Server, run.Frontends = srv.Name(), len(srv.Frontends)
+	fmt.Fprintf(os.Stderr, "[reliability] load %d zones × %d RRsets%s, concurrency %d, on %s\n", cfg.Zones, cfg.RRsets,
+		sharedSuffix(run.Result), cfg.Concurrency, run.Server)
 	self, err := os.Executable()
 	if err != nil {
 		run.Err = err.Error()
@@ -365,7 +416,8 @@ func loadOn(ctx context.Context, t pdnstest.Target, args []string, cfg reliabili
 	}
 	cmd := exec.CommandContext(ctx, self, "load-child",
 		"-url", srv.URL, "-zones", strconv.Itoa(cfg.Zones), "-rrsets", strconv.Itoa(cfg.RRsets),
-		"-concurrency", strconv.Itoa(cfg.Concurrency), "-max-patch-bytes", strconv.Itoa(cfg.MaxPatchBytes))
+		"-concurrency", strconv.Itoa(cfg.Concurrency), "-max-patch-bytes", strconv.Itoa(cfg.MaxPatchBytes),
+		"-writers", strconv.Itoa(cfg.Writers), "-replicas", strconv.Itoa(cfg.Replicas))
 	cmd.Env = append(os.Environ(), envAPIKey+"="+srv.APIKey)
 	var stderr strings.Builder
 	cmd.Stderr = io.MultiWriter(os.Stderr, &stderr)
@@ -383,9 +435,9 @@ func loadOn(ctx context.Context, t pdnstest.Target, args []string, cfg reliabili
 		return run
 	}
 	res := run.Result
-	fmt.Fprintf(os.Stderr, "[reliability]   sync %s, resync %s, %d PATCHes, peak heap %s, peak RSS %s\n",
-		res.Wall.Round(time.Millisecond), res.Resync.Round(time.Millisecond), res.Patches,
-		reliability.Bytes(res.PeakHeap), reliability.Bytes(res.PeakRSS))
+	fmt.Fprintf(os.Stderr, "[reliability]   sync %s, resync %s, %d PATCHes, %d requests, peak heap %s, peak RSS %s, %d violation(s)\n",
+		res.Wall.Round(time.Millisecond), res.Resync.Round(time.Millisecond), res.Patches, res.Requests,
+		reliability.Bytes(res.PeakHeap), reliability.Bytes(res.PeakRSS), res.Violations)
 	return run
 }
 
@@ -398,6 +450,8 @@ func loadChild(ctx context.Context, args []string) error {
 	fs.IntVar(&cfg.RRsets, "rrsets", 1000, "RRsets per zone")
 	fs.IntVar(&cfg.Concurrency, "concurrency", 8, "Syncs in flight")
 	fs.IntVar(&cfg.MaxPatchBytes, "max-patch-bytes", 0, "WithMaxPatchBytes (0: default)")
+	fs.IntVar(&cfg.Writers, "writers", 1, "writers")
+	fs.IntVar(&cfg.Replicas, "replicas", 1, "Reconcilers per writer")
 	_ = fs.Parse(args)
 	cfg.APIKey = os.Getenv(envAPIKey)
 	res, err := reliability.Load(ctx, cfg)
