@@ -59,13 +59,15 @@ func WriteReport(in ReportInput) error {
 	r.targets(benches)
 	r.setup(in, goBenchDuration(raw))
 	r.method()
+	r.ownershipCost()
+	r.perObject()
 	for _, s := range res.Servers {
 		r.server(s)
 	}
 	r.p("## Chart")
-	r.p(fmt.Sprintf("![Time per sync against N, per scenario, for the three writers](%s)", filepath.ToSlash(chartRel)))
-	r.p("Medians, with the minimum and maximum as whiskers, on logarithmic axes; one colour per writer, one marker per PowerDNS version. " +
-		"The dashed line is b′, the per-RRset writer without its reads (a lower bound of b), where b itself was not run.")
+	r.p(fmt.Sprintf("![Time per sync against N, per scenario: Sync and the floor on every server](%s)", filepath.ToSlash(chartRel)))
+	r.p("Medians, with the minimum and maximum as whiskers, on logarithmic axes; one colour per writer, one marker per server " +
+		"(version, backend and ownership store).")
 	r.goBenchmarks(benches, raw)
 	if strings.TrimSpace(analysis) != "" {
 		b.WriteString(strings.TrimSpace(analysis) + "\n")
@@ -109,19 +111,20 @@ func (r *report) setup(in ReportInput, goBenchTook string) {
 		{"command", "`" + in.Command + "`"},
 	}
 	r.table([]string{"", ""}, rows)
-	r.p(fmt.Sprintf("PowerDNS with the gsqlite3 backend only (LMDB is not measured: before 5.1 it refuses RRset comments, so the reconciler "+
-		"records ownership in zone metadata there, another write path), "+
-		"started by `pdnstest` with `--webserver-max-bodysize=%d` (MB; PowerDNS's default is 2 MB, and the largest "+
-		"PATCH body here, of the %s-RRset initial sync, is %s) and the reconciler told the same limit with `WithMaxPatchBytes`, "+
-		"so that it sends one PATCH where the floor does. "+
+	r.p(fmt.Sprintf("Every configured PowerDNS server, each started by `pdnstest` with `--webserver-max-bodysize=%d` (MB; PowerDNS's default is 2 MB) "+
+		"and the reconciler told the same limit with `WithMaxPatchBytes`; the floors split their bodies under the same limit as the reconciler does "+
+		"(the largest body here is %s), so that they send as many PATCHes as it does. "+
+		"A server is a version on a backend: gsqlite3; LMDB, which refuses RRset comments before 5.1, so that the library keeps ownership in zone "+
+		"metadata there (the *store* column); gpgsql, two PowerDNS frontends on one PostgreSQL database behind a round-robin that sends consecutive "+
+		"requests to alternate frontends (as pods behind a Service). "+
 		"Versions are as the servers report them. The load average is the machine's (/proc/loadavg) when the server's "+
 		"measurements began and ended: other work on the machine competes with both PowerDNS and the client for the cores.",
-		r.res.Plan.MaxBodyMB, groupDigits(slices.Max(r.res.Plan.Sizes)), fmtBytes(r.largestBody())))
+		r.res.Plan.MaxBodyMB, fmtBytes(r.largestBody())))
 	var srows [][]string
 	for _, s := range r.res.Servers {
-		srows = append(srows, []string{s.Version, s.Backend, s.Target, s.LoadBefore, s.LoadAfter, s.Took.Round(time.Second).String()})
+		srows = append(srows, []string{s.Version, s.Backend, s.Store, s.Target, s.LoadBefore, s.LoadAfter, s.Took.Round(time.Second).String()})
 	}
-	r.table([]string{"PowerDNS", "backend", "run as", "load before", "load after", "took"}, srows)
+	r.table([]string{"PowerDNS", "backend", "store", "run as", "load before", "load after", "took"}, srows)
 }
 
 // largestBody is the most bytes the floor sent in one sync: its one PATCH
@@ -129,8 +132,10 @@ func (r *report) setup(in ReportInput, goBenchTook string) {
 func (r *report) largestBody() int64 {
 	var most int64
 	for _, c := range r.res.Cells {
-		if c.Writer == Floor {
-			most = max(most, medianBytes(c, true))
+		if c.Writer == Floor || c.Writer == FloorBare || c.Writer == FloorMetadata {
+			for _, smp := range c.Samples {
+				most = max(most, smp.Counts.LargestBody)
+			}
 		}
 	}
 	return most
@@ -140,7 +145,8 @@ func (r *report) method() {
 	plan := r.res.Plan
 	r.p("## What is measured")
 	r.p(fmt.Sprintf("**Data.** N RRsets at N distinct names in zone `%s`: 40%% A (one in five with two addresses), 20%% AAAA, 20%% CNAME, "+
-		"10%% TXT, 10%% MX (two exchangers each), TTL %d. Every RRset carries the reconciler's ownership comment, whichever writer wrote it.", Zone, TTL))
+		"10%% TXT, 10%% MX (two exchangers each), TTL %d. Whichever writer wrote them, they carry the ownership the library records on that server "+
+		"(the comment, or a claim in a metadata claim record), except where a writer is said to record none.", Zone, TTL))
 	r.p("**Scenarios.** *initial sync*: the zone holds only its SOA and NS; every RRset is written. " +
 		"*1% changed*: one RRset in a hundred (the types taking turns) gets new records. " +
 		"*no-op sync*: the zone already holds exactly what is desired. " +
@@ -148,35 +154,37 @@ func (r *report) method() {
 	r.p("**Writers.**\n\n" +
 		"- **(a) Reconciler.Sync**: `reconcile.New(url, WithAPIKey, WithManagedBy(\"" + ManagedBy + "\"), WithHTTPClient, WithDeletionGate(1, 0), WithDeleteGuard(1, 0), WithMaxPatchBytes)`, " +
 		"one long-lived Reconciler per server (as in a controller), which has learnt the server's ownership store before anything is timed. " +
-		"The timed call is `Sync(ctx, zone, desired)` with the desired RRsets as a controller hands them over (names relative to the zone): " +
-		"it canonicalises them, reads the zone, diffs, checks, and, when there is something to write, takes the zone write lock (zone metadata), sends its PATCH " +
-		"and releases the lock.\n" +
-		"- **(b) one PATCH per RRset**: a per-object controller. For each object it reconciles, one filtered GET of its RRset " +
-		"(`?rrset_name=…&rrset_type=…`, go-powerdns `Records.Get`) to see whether it is already right and whose it is, then, when it is not, " +
-		"one PATCH of that RRset alone (`Records.Patch`, or `Records.Delete` for a deleted object), objects one after another " +
-		"(controller-runtime's default of one concurrent reconcile). It reconciles the objects that changed, as their watch events say: " +
-		"all N in the initial sync, the 1% in *1% changed*, the 10% in *10% deleted*; a no-op sync only happens on a periodic resync or a restart, " +
-		"where it reconciles (reads) all N objects and writes none.\n" +
-		"- **(b′) one PATCH per RRset, without the GETs**: (b)'s PATCHes, the same ones in the same order, sent blind. It does a subset of " +
-		"(b)'s work, so its time is a lower bound of (b)'s; it stands in for (b) where a run of (b) would take minutes.\n" +
-		"- **(c) the floor**: what PowerDNS itself costs for the sync: one GET of the zone (the body read and dropped, not decoded) and " +
-		"one PATCH whose body (the same RRsets and comments the reconciler writes, encoded as go-powerdns encodes) was built before the clock started; " +
-		"no PATCH in the no-op sync, where (c) is the GET alone. Plain `net/http`.")
-	var slow []string
-	for _, s := range plan.Slow {
-		slow = append(slow, "`"+s.String()+"`")
+		"The timed call is `Sync(ctx, zone, desired)` with the desired RRsets as a controller hands them over (names relative to the zone).\n" +
+		"- **(d) Reconciler.Apply per object**: a per-object controller on the library (one object per RRset, as dns-operator's DNSRecordSet): " +
+		"`Apply(ctx, zone, rr)` for each object it reconciles, `Remove(ctx, zone, key)` for each deleted object, one after another, on a Reconciler made as (a)'s, " +
+		"without `WithOwner` so that it leaves the same zone as the other writers.\n" +
+		"- **(b) filtered GET + PATCH per object**: a per-object controller without the library. For each object, one filtered GET of its RRset " +
+		"(`?rrset_name=…&rrset_type=…`, go-powerdns `Records.Get`) and, when it is not as wanted, one PATCH of that RRset alone " +
+		"(`Records.Patch`, or `Records.Delete` for a deleted object). Where the library keeps ownership in metadata, (b) records none.\n" +
+		"- **(b′) blind PATCH per object**: what dns-operator does: one PATCH per object, sent without reading anything first, also when nothing changed.\n" +
+		"- **(c) the floor**: what PowerDNS itself costs to hold the same data: one GET of the zone (the body read and dropped, not decoded), " +
+		"where ownership lives in metadata one GET of the zone's metadata, and the writes, every body encoded (as go-powerdns encodes) before the clock started: " +
+		"the PATCH bodies with the ownership comments; or, with the metadata store, the PATCH bodies without comments, a POST of one claim record " +
+		"for the RRsets created (before the PATCH) and a POST of one release record for those deleted (after it). Plain `net/http`.\n" +
+		"- **(c₀) the floor without ownership**: (c)'s records, no comment, no claim.\n" +
+		"- **(cₘ) the floor with the metadata store** where the library keeps comments: (c) as it is on a server whose store is metadata.\n\n" +
+		"Each per-object writer reconciles the objects that changed, as their watch events say: all N in the initial sync, the 1% in *1% changed*, " +
+		"the 10% in *10% deleted*; in the no-op sync (a periodic resync or a restart) it reconciles all N objects.")
+	var rules []string
+	for _, rl := range plan.Rules {
+		rules = append(rules, "`"+rl.String()+"`")
 	}
-	r.p(fmt.Sprintf("**Runs.** Every cell of (a) and (c) is %d timed runs, every cell of a per-RRset writer %d. "+
-		"(a) and (c) run in every scenario at every size on every server; each of them also "+
-		"makes %d untimed warm-up run(s) before the first scenario of each size on each server. "+
-		"The per-RRset writers run only where the plan says (writer:size:servers:scenarios, \"newest\" being the last configured server): %s; "+
-		"they make no warm-up runs (their first requests warm the server). Writers take turns within each round, in a rotating order. "+
-		"Before every run, timed or not, the zone is deleted and created afresh, then (except for the initial sync) filled with the start state "+
-		"in one PATCH, all outside the timed section. After the first run of each writer in each cell the zone is read back and must hold exactly "+
-		"the desired RRsets with their ownership comments, or the benchmark fails; every run must get the same answers (every request's status, "+
-		"and for (a) a Result with every change applied and nothing blocked, refused or deferred). Only the writer's call is timed. "+
-		"A garbage collection runs before each timed run.",
-		plan.Runs, plan.SlowRuns, plan.Warmup, strings.Join(slow, ", ")))
+	r.p(fmt.Sprintf("**Runs.** The plan is a list of rules, writers:sizes:servers:scenarios:runs, the servers being all, a backend, "+
+		"backend/newest (the last configured server of that backend) or backend/version: %s. "+
+		"Every writer that is not per object also makes %d untimed warm-up run(s) before the first scenario it runs at each size on each server. "+
+		"Writers take turns within each round, in a rotating order. "+
+		"Before every run, timed or not, the zone is deleted (its metadata with it) and created afresh, then (except for the initial sync) filled "+
+		"with the start state, written with the ownership the writer records, all outside the timed section. After the first run of each writer in each "+
+		"cell the zone is read back and must hold exactly the desired RRsets with the writer's ownership comments, and, for a writer that records ownership, "+
+		"the library (`Reconciler.Plan`, reading comments or claims) must find nothing to write and nothing blocked, or the benchmark fails; every run "+
+		"must get the same answers (every request's status, and for (a) and (d) Results with every change applied and nothing blocked, refused, deferred "+
+		"or postponed). Only the writer's call is timed. A garbage collection runs before each timed run.",
+		strings.Join(rules, ", "), plan.Warmup))
 	r.p("**Columns.** *median (min–max)* wall time of a sync; *client CPU*: the median CPU time (user + system) the benchmark process used during the run, " +
 		"i.e. the writer's own code (encoding, decoding, canonicalising, diffing), as opposed to waiting for PowerDNS; " +
 		"*requests per sync* by method; *mean time per request* by endpoint (zone or zone metadata), the median over the runs, " +
@@ -184,54 +192,67 @@ func (r *report) method() {
 		"PowerDNS closes the connection after every answer, so every request opens a new one.")
 }
 
-func (r *report) server(s ServerInfo) {
-	v := s.Version
-	r.p(fmt.Sprintf("## PowerDNS %s (%s)", v, s.Backend))
-	head := []string{"RRsets", "scenario"}
-	var ws []WriterID
-	for _, w := range Writers() {
+// writersOn lists the writers that ran on server k among ws, in report
+// order.
+func (r *report) writersOn(k ServerKey, ws []WriterID, sizes ...int) []WriterID {
+	var out []WriterID
+	for _, w := range ws {
 		for _, c := range r.res.Cells {
-			if c.Version == v && c.Writer == w {
-				ws = append(ws, w)
+			if c.Key() == k && c.Writer == w && (len(sizes) == 0 || slices.Contains(sizes, c.N)) {
+				out = append(out, w)
 				break
 			}
 		}
 	}
+	return out
+}
+
+// wholeZone are the writers that write the whole zone at once.
+var wholeZone = []WriterID{Sync, Floor, FloorBare, FloorMetadata}
+
+func (r *report) server(s ServerInfo) {
+	k := s.Key()
+	r.p(fmt.Sprintf("## PowerDNS %s", s.Label()))
+	ws := r.writersOn(k, wholeZone)
+	head := []string{"RRsets", "scenario"}
 	for _, w := range ws {
 		head = append(head, fmt.Sprintf("(%s) %s", w.Letter(), shortName(w)))
 	}
-	head = append(head, "(a)/(c)", "(b)/(a)", "(b′)/(a)")
+	head = append(head, "(a)/(c)")
 	var rows [][]string
-	for _, n := range r.res.Plan.Sizes {
-		for _, sc := range r.res.Plan.Scenarios {
+	for _, n := range r.res.Plan.Sizes() {
+		for _, sc := range Scenarios() {
 			row := []string{groupDigits(n), sc.Title()}
+			measured := false
 			for _, w := range ws {
-				c, ok := r.res.Cell(v, n, sc, w)
+				c, ok := r.res.Cell(k, n, sc, w)
 				if !ok {
 					row = append(row, "not run")
 					continue
 				}
+				measured = true
 				st := c.Stats()
 				row = append(row, fmt.Sprintf("%s (%s–%s)", fmtDuration(st.Median), fmtDuration(st.Min), fmtDuration(st.Max)))
 			}
-			for _, pair := range [][2]WriterID{{Sync, Floor}, {PerRRset, Sync}, {PerRRsetWrites, Sync}} {
-				if x, ok := r.ratio(v, n, sc, pair[0], pair[1]); ok {
-					row = append(row, fmt.Sprintf("%.2f", x))
-				} else {
-					row = append(row, "—")
-				}
+			if !measured {
+				continue
+			}
+			if x, ok := r.ratio(k, n, sc, Sync, Floor); ok {
+				row = append(row, fmt.Sprintf("%.2f", x))
+			} else {
+				row = append(row, "—")
 			}
 			rows = append(rows, row)
 		}
 	}
 	r.table(head, rows)
-	r.breakdown(v)
+	r.breakdown(k)
 
 	var drows [][]string
-	for _, n := range r.res.Plan.Sizes {
-		for _, sc := range r.res.Plan.Scenarios {
-			for _, w := range ws {
-				c, ok := r.res.Cell(v, n, sc, w)
+	for _, n := range r.res.Plan.Sizes() {
+		for _, sc := range Scenarios() {
+			for _, w := range Writers() {
+				c, ok := r.res.Cell(k, n, sc, w)
 				if !ok {
 					continue
 				}
@@ -249,21 +270,22 @@ func (r *report) server(s ServerInfo) {
 }
 
 // breakdown shows where the time of (a) goes, next to (c)'s: the requests
-// to the zone, the requests to its metadata (the zone write lock), and the
-// rest, which is the client's own work between requests.
-func (r *report) breakdown(version string) {
+// to the zone, the requests to its metadata (the zone write lock, and the
+// claims where ownership lives there), and the rest, which is the client's
+// own work between requests.
+func (r *report) breakdown(k ServerKey) {
 	var rows [][]string
-	for _, n := range r.res.Plan.Sizes {
-		for _, sc := range r.res.Plan.Scenarios {
-			a, okA := r.res.Cell(version, n, sc, Sync)
-			c, okC := r.res.Cell(version, n, sc, Floor)
+	for _, n := range r.res.Plan.Sizes() {
+		for _, sc := range Scenarios() {
+			a, okA := r.res.Cell(k, n, sc, Sync)
+			c, okC := r.res.Cell(k, n, sc, Floor)
 			if !okA || !okC {
 				continue
 			}
 			rows = append(rows, []string{groupDigits(n), sc.Title(),
 				fmtDuration(a.Stats().Median), medianTime(a, "GET zone"), medianTime(a, "PATCH zone"),
 				medianTime(a, metadataEndpoints...), medianRest(a), fmtDuration(medianCPU(a)),
-				fmtDuration(c.Stats().Median), medianTime(c, "GET zone"), medianTime(c, "PATCH zone")})
+				fmtDuration(c.Stats().Median), medianTime(c, "GET zone"), medianTime(c, "PATCH zone"), medianTime(c, metadataEndpoints...)})
 		}
 	}
 	if len(rows) == 0 {
@@ -271,21 +293,27 @@ func (r *report) breakdown(version string) {
 	}
 	r.p("Where the time of (a) goes, next to (c)'s (medians over the runs, so the parts need not add up to the whole). " +
 		"A GET lasts until its answer is read to the end (decoding it comes after, in *rest*); " +
-		"*metadata* is the zone write lock's requests (POST, GET and DELETE of zone metadata); *rest* is the sync's time outside any request: " +
+		"*metadata* is the requests to zone metadata: the zone write lock's, and the claims' where ownership lives there; *rest* is the sync's time outside any request: " +
 		"the client's own work before, between and after them.")
-	r.table([]string{"RRsets", "scenario", "(a)", "(a) GET zone", "(a) PATCH", "(a) metadata", "(a) rest", "(a) client CPU", "(c)", "(c) GET zone", "(c) PATCH"}, rows)
+	r.table([]string{"RRsets", "scenario", "(a)", "(a) GET zone", "(a) PATCH", "(a) metadata", "(a) rest", "(a) client CPU", "(c)", "(c) GET zone", "(c) PATCH", "(c) metadata"}, rows)
 }
 
 func shortName(w WriterID) string {
 	switch w {
 	case Sync:
 		return "Sync"
+	case Apply:
+		return "Apply per object"
 	case PerRRset:
-		return "GET + PATCH per RRset"
+		return "filtered GET (+ PATCH) per object"
 	case PerRRsetWrites:
-		return "PATCH per RRset"
+		return "blind PATCH per object"
 	case Floor:
 		return "floor"
+	case FloorBare:
+		return "floor, no ownership"
+	case FloorMetadata:
+		return "floor, metadata store"
 	}
 	return w.String()
 }
