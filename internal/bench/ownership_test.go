@@ -114,7 +114,7 @@ func TestClaimAndReleaseValues(t *testing.T) {
 
 func TestCreatedAndDeleted(t *testing.T) {
 	for _, tc := range []struct {
-		s                 Scenario
+		s                Scenario
 		created, deleted int
 	}{
 		{Initial, 1000, 0},
