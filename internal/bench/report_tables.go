@@ -125,7 +125,7 @@ func perOp(d time.Duration, objects int) time.Duration {
 }
 
 // perObjectRequests renders the requests per object by method, e.g.
-// "1 GET + 1 PATCH", from the median run's counts.
+// "1 GET + 1 PATCH", or a range over the runs when they differ.
 func perObjectRequests(c Cell, objects int) string {
 	if objects == 0 || len(c.Samples) == 0 {
 		return "—"

@@ -60,7 +60,7 @@ func cell(k ServerKey, n int, s Scenario, w WriterID, ms ...int) Cell {
 	return c
 }
 
-func TestRatioBySever(t *testing.T) {
+func TestRatioByServer(t *testing.T) {
 	sqlite := ServerKey{Backend: "gsqlite3", Version: "4.9.18"}
 	lmdb := ServerKey{Backend: "lmdb", Version: "4.9.18"}
 	r := &report{res: &Results{Cells: []Cell{
