@@ -89,8 +89,9 @@ testdata:
 demo:
 	@eval "$$($(SERVERS))" && $(GO) run ./examples/gateway
 
-## bench: the Go benchmarks of the pure pipeline, then Reconciler.Sync against one PATCH per RRset and
-## PowerDNS's floor on every configured PowerDNS (gsqlite3); writes BENCHMARKS.md and docs/bench-sync.png.
+## bench: the Go benchmarks of the pure pipeline, then Reconciler.Sync and Reconciler.Apply against per-object
+## writers and PowerDNS's floor on every configured PowerDNS (gsqlite3, LMDB, gpgsql), as the default plan of
+## internal/bench/cmd/pdnsbench says (about 35 minutes); writes BENCHMARKS.md and docs/bench-sync.png.
 ## The tooling is the module internal/bench; pdnsbench runs from the root, where its paths point.
 BENCH_PIPELINE := -C internal/bench test -run '^$$' -benchmem -bench Pipeline -count 5 .
 BENCH_PARTS    := -C internal/bench test -run '^$$' -benchmem -bench 'Canonicalise|Check' -count 3 .

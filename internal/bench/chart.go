@@ -23,6 +23,10 @@ const (
 	Square
 	Triangle
 	Cross
+	Ring
+	Plus
+	OpenTriangle
+	OpenSquare
 )
 
 // Point is one measured value: the median Y at X, with its minimum and
@@ -73,7 +77,7 @@ const (
 	legendGap   = 8
 	legendRow   = 14
 	// markersPerRow is how many marker entries share a legend row.
-	markersPerRow = 4
+	markersPerRow = 3
 )
 
 var (
@@ -283,6 +287,14 @@ func glyphStyle(m Marker, c color.Color) draw.GlyphStyle {
 		st.Shape = draw.PyramidGlyph{}
 	case Cross:
 		st.Shape = draw.CrossGlyph{}
+	case Ring:
+		st.Shape = draw.RingGlyph{}
+	case Plus:
+		st.Shape = draw.PlusGlyph{}
+	case OpenTriangle:
+		st.Shape = draw.TriangleGlyph{}
+	case OpenSquare:
+		st.Shape = draw.SquareGlyph{}
 	default:
 		st.Shape = draw.CircleGlyph{}
 	}

@@ -21,6 +21,7 @@ type Counter struct {
 	times    map[string]time.Duration
 	sent     int64
 	received int64
+	largest  int64
 }
 
 var _ http.RoundTripper = (*Counter)(nil)
@@ -43,8 +44,9 @@ type Counts struct {
 	// decoding the answer when the caller decodes as it reads.
 	Calls map[string]int
 	Times map[string]time.Duration
-	// Sent and Received are request and response body bytes.
-	Sent, Received int64
+	// Sent and Received are request and response body bytes;
+	// LargestBody is the largest request body.
+	Sent, Received, LargestBody int64
 }
 
 // Total is the number of requests of any method.
@@ -79,6 +81,11 @@ func (c *Counter) RoundTrip(req *http.Request) (*http.Response, error) {
 	c.mu.Unlock()
 	began := time.Now()
 	out := req
+	if req.ContentLength > 0 {
+		c.mu.Lock()
+		c.largest = max(c.largest, req.ContentLength)
+		c.mu.Unlock()
+	}
 	if req.Body != nil && req.Body != http.NoBody {
 		out = req.Clone(req.Context())
 		out.Body = &countingBody{ReadCloser: req.Body, c: c, sent: true}
@@ -110,11 +117,12 @@ func (c *Counter) Counts() Counts {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	out := Counts{
-		Requests: make(map[string]int, len(c.requests)),
-		Calls:    make(map[string]int, len(c.calls)),
-		Times:    make(map[string]time.Duration, len(c.times)),
-		Sent:     c.sent,
-		Received: c.received,
+		Requests:    make(map[string]int, len(c.requests)),
+		Calls:       make(map[string]int, len(c.calls)),
+		Times:       make(map[string]time.Duration, len(c.times)),
+		Sent:        c.sent,
+		Received:    c.received,
+		LargestBody: c.largest,
 	}
 	for k, v := range c.requests {
 		out.Requests[k] = v
@@ -135,7 +143,7 @@ func (c *Counter) Reset() {
 	c.requests = make(map[string]int)
 	c.calls = make(map[string]int)
 	c.times = make(map[string]time.Duration)
-	c.sent, c.received = 0, 0
+	c.sent, c.received, c.largest = 0, 0, 0
 }
 
 func (c *Counter) add(sent bool, n int) {

@@ -1,8 +1,12 @@
-// Package bench measures how the reconciler writes a zone into a real
-// PowerDNS, next to the two alternatives it replaces or approaches: one PATCH
-// per RRset, the way a per-object controller writes, and PowerDNS's own
-// floor, one prebuilt PATCH body plus one GET of the zone. It also holds the
-// Go benchmarks of the pure work a Sync does before it touches the network
+// Package bench measures how the reconciler writes into a real PowerDNS —
+// a whole zone with Sync, one object at a time with Apply and Remove — on
+// every server of the test matrix (gsqlite3, LMDB, gpgsql behind a
+// round-robin), next to what it replaces or approaches: a per-object
+// controller without the library (a filtered GET and a PATCH per object,
+// or a blind PATCH per object), and PowerDNS's own floor, prebuilt PATCH
+// bodies plus one GET of the zone, writing the same ownership the library
+// writes (or none, for the cost of ownership). It also holds the Go
+// benchmarks of the pure work a Sync does before it touches the network
 // (canonicalise, diff, check).
 //
 // The command in cmd/pdnsbench runs the matrix and writes BENCHMARKS.md and

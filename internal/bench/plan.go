@@ -9,121 +9,273 @@ import (
 
 // Plan says what Run measures.
 type Plan struct {
-	Sizes     []int
-	Scenarios []Scenario
-	// Fast are the writers that run in every scenario at every size on
-	// every server: Sync and Floor.
-	Fast []WriterID
-	// Slow says where the writers that make a request per RRset run.
-	Slow []SlowRun
-	// Runs are the timed runs per cell of a fast writer, SlowRuns those of
-	// a slow one, whose run is hundreds or thousands of requests: fewer of
-	// them keep the benchmark within minutes. Warmup is the number of
-	// untimed runs of each fast writer before the first scenario at each
-	// size on each server; a slow writer's first requests warm the server
+	// Rules say which writers run which scenarios at which sizes on which
+	// servers, and how often; the first rule that covers a cell decides
+	// its runs.
+	Rules []Rule
+	// Warmup is the number of untimed runs of each writer that is not per
+	// object before the first scenario it runs at each size on each
+	// server; a per-object writer's first requests warm the server
 	// anyway.
-	Runs, SlowRuns, Warmup int
+	Warmup int
 	// MaxBodyMB is the servers' webserver-max-bodysize, in MB; the
-	// reconciler is told the same limit.
+	// reconciler is told the same limit, and the floors split their
+	// bodies under it as the reconciler does.
 	MaxBodyMB int
 	// Versions, when not empty, keeps only the servers whose version
-	// starts with one of them.
-	Versions []string
+	// starts with one of them; Backends only those of these backends.
+	Versions, Backends []string
 }
 
-// SlowRun is where a slow writer runs: in Scenarios at size N on the
-// servers On names: "all", "newest" (the last configured server) or a
-// version prefix such as "5.1".
-type SlowRun struct {
-	Writer    WriterID
-	N         int
-	On        string
+// Rule is one line of a Plan: Writers run Scenarios at Sizes on the
+// servers On selects, Runs timed runs per cell.
+type Rule struct {
+	Writers   []WriterID
+	Sizes     []int
+	On        []Selector
 	Scenarios []Scenario
+	Runs      int
 }
 
-// String renders r as ParseSlowRuns reads it, e.g. "b:1000:all:initial+noop".
-func (r SlowRun) String() string {
-	names := make([]string, len(r.Scenarios))
-	for i, s := range r.Scenarios {
-		names[i] = s.String()
+// Selector picks servers: "all"; a backend ("gsqlite3", "lmdb",
+// "gpgsql"); a backend and a version prefix ("lmdb/4.9"); or a backend's
+// newest server ("gsqlite3/newest"), which is the last one configured
+// (PDNS_TEST_IMAGES and its kin list versions oldest first).
+type Selector string
+
+// ServerKey identifies a server of the matrix: a version on a backend.
+type ServerKey struct {
+	Backend, Version string
+}
+
+func (k ServerKey) String() string { return k.Version + " " + k.Backend }
+
+// Matches reports whether s selects the server k; newest says whether k
+// is the last configured server of its backend.
+func (s Selector) Matches(k ServerKey, newest bool) bool {
+	if s == "all" {
+		return true
 	}
-	return fmt.Sprintf("%s:%d:%s:%s", r.Writer.Flag(), r.N, r.On, strings.Join(names, "+"))
+	backend, version, hasVersion := strings.Cut(string(s), "/")
+	if backend != k.Backend {
+		return false
+	}
+	switch {
+	case !hasVersion:
+		return true
+	case version == "newest":
+		return newest
+	default:
+		return strings.HasPrefix(k.Version, version)
+	}
 }
 
-// ParseSlowRuns reads space-separated SlowRun strings.
-func ParseSlowRuns(s string) ([]SlowRun, error) {
-	var out []SlowRun
+// String renders r as ParseRules reads it, e.g.
+// "a+c:1000+10000:all:initial+noop:15".
+func (r Rule) String() string {
+	ws := make([]string, len(r.Writers))
+	for i, w := range r.Writers {
+		ws[i] = w.Flag()
+	}
+	ns := make([]string, len(r.Sizes))
+	for i, n := range r.Sizes {
+		ns[i] = strconv.Itoa(n)
+	}
+	on := make([]string, len(r.On))
+	for i, s := range r.On {
+		on[i] = string(s)
+	}
+	sc := make([]string, len(r.Scenarios))
+	for i, s := range r.Scenarios {
+		sc[i] = s.String()
+	}
+	return fmt.Sprintf("%s:%s:%s:%s:%d", strings.Join(ws, "+"), strings.Join(ns, "+"), strings.Join(on, "+"), strings.Join(sc, "+"), r.Runs)
+}
+
+// ParseRules reads space-separated Rule strings:
+// writers:sizes:servers:scenarios:runs, each list joined by "+",
+// scenarios "all" for every scenario.
+func ParseRules(s string) ([]Rule, error) {
+	var out []Rule
 	for _, f := range strings.Fields(s) {
-		parts := strings.Split(f, ":")
-		if len(parts) != 4 {
-			return nil, fmt.Errorf("slow run %q: want writer:size:servers:scenario+scenario…", f)
-		}
-		w, err := ParseWriter(parts[0])
+		r, err := parseRule(f)
 		if err != nil {
-			return nil, err
-		}
-		if !w.Slow() {
-			return nil, fmt.Errorf("slow run %q: writer %s runs everywhere already", f, parts[0])
-		}
-		n, err := strconv.Atoi(parts[1])
-		if err != nil || n < 1 {
-			return nil, fmt.Errorf("slow run %q: size %q is not a positive number", f, parts[1])
-		}
-		r := SlowRun{Writer: w, N: n, On: parts[2]}
-		for _, name := range strings.Split(parts[3], "+") {
-			sc, err := ParseScenario(name)
-			if err != nil {
-				return nil, fmt.Errorf("slow run %q: %w", f, err)
-			}
-			r.Scenarios = append(r.Scenarios, sc)
+			return nil, fmt.Errorf("plan rule %q: %w", f, err)
 		}
 		out = append(out, r)
 	}
 	return out, nil
 }
 
-// writers lists the writers that run scenario s at size n on a server of
-// version; last is true for the last configured server.
-func (p Plan) writers(n int, s Scenario, version string, last bool) []WriterID {
-	var out []WriterID
-	for _, w := range Writers() {
-		if slices.Contains(p.Fast, w) {
-			out = append(out, w)
-			continue
+func parseRule(f string) (Rule, error) {
+	parts := strings.Split(f, ":")
+	if len(parts) != 5 {
+		return Rule{}, fmt.Errorf("want writers:sizes:servers:scenarios:runs")
+	}
+	var r Rule
+	for _, name := range strings.Split(parts[0], "+") {
+		w, err := ParseWriter(name)
+		if err != nil {
+			return Rule{}, err
 		}
-		for _, r := range p.Slow {
-			if r.Writer == w && r.N == n && slices.Contains(r.Scenarios, s) && r.runsOn(version, last) {
-				out = append(out, w)
-				break
+		r.Writers = append(r.Writers, w)
+	}
+	for _, size := range strings.Split(parts[1], "+") {
+		n, err := strconv.Atoi(size)
+		if err != nil || n < 1 {
+			return Rule{}, fmt.Errorf("size %q is not a positive number", size)
+		}
+		r.Sizes = append(r.Sizes, n)
+	}
+	for _, sel := range strings.Split(parts[2], "+") {
+		if err := checkSelector(sel); err != nil {
+			return Rule{}, err
+		}
+		r.On = append(r.On, Selector(sel))
+	}
+	if parts[3] == "all" {
+		r.Scenarios = Scenarios()
+	} else {
+		for _, name := range strings.Split(parts[3], "+") {
+			sc, err := ParseScenario(name)
+			if err != nil {
+				return Rule{}, err
 			}
+			r.Scenarios = append(r.Scenarios, sc)
+		}
+	}
+	runs, err := strconv.Atoi(parts[4])
+	if err != nil || runs < 1 {
+		return Rule{}, fmt.Errorf("runs %q is not a positive number", parts[4])
+	}
+	r.Runs = runs
+	return r, nil
+}
+
+// backends are the backends a Selector may name.
+var backends = []string{"gsqlite3", "lmdb", "gpgsql"}
+
+func checkSelector(sel string) error {
+	if sel == "all" {
+		return nil
+	}
+	backend, version, hasVersion := strings.Cut(sel, "/")
+	if !slices.Contains(backends, backend) {
+		return fmt.Errorf("servers %q: want all, a backend (%s), backend/newest or backend/<version prefix>", sel, strings.Join(backends, ", "))
+	}
+	if hasVersion && version == "" {
+		return fmt.Errorf("servers %q: no version after the slash", sel)
+	}
+	return nil
+}
+
+// Restrict keeps only the given sizes (none: all) and caps every rule's
+// runs at runs (0: no cap), for a quick run of a plan.
+func (p Plan) Restrict(sizes []int, runs int) Plan {
+	out := p
+	out.Rules = nil
+	for _, r := range p.Rules {
+		if len(sizes) > 0 {
+			r.Sizes = slices.DeleteFunc(slices.Clone(r.Sizes), func(n int) bool { return !slices.Contains(sizes, n) })
+			if len(r.Sizes) == 0 {
+				continue
+			}
+		}
+		if runs > 0 {
+			r.Runs = min(r.Runs, runs)
+		}
+		out.Rules = append(out.Rules, r)
+	}
+	return out
+}
+
+// Sizes lists every size of the plan, smallest first.
+func (p Plan) Sizes() []int {
+	var out []int
+	for _, r := range p.Rules {
+		out = append(out, r.Sizes...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// Selects reports whether the plan measures anything on server k, and
+// whether the -versions and -backends filters keep it.
+func (p Plan) Selects(k ServerKey, newest bool) bool {
+	if len(p.Versions) > 0 && !slices.ContainsFunc(p.Versions, func(v string) bool { return strings.HasPrefix(k.Version, v) }) {
+		return false
+	}
+	if len(p.Backends) > 0 && !slices.Contains(p.Backends, k.Backend) {
+		return false
+	}
+	return len(p.SizesOn(k, newest)) > 0
+}
+
+// SizesOn lists the sizes the plan measures on server k, smallest first.
+func (p Plan) SizesOn(k ServerKey, newest bool) []int {
+	var out []int
+	for _, r := range p.Rules {
+		if r.runsOn(k, newest) {
+			out = append(out, r.Sizes...)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func (r Rule) runsOn(k ServerKey, newest bool) bool {
+	return slices.ContainsFunc(r.On, func(s Selector) bool { return s.Matches(k, newest) })
+}
+
+func (r Rule) covers(w WriterID, n int, s Scenario, k ServerKey, newest bool) bool {
+	return slices.Contains(r.Writers, w) && slices.Contains(r.Sizes, n) && slices.Contains(r.Scenarios, s) && r.runsOn(k, newest)
+}
+
+// Planned is one writer in one cell, with its runs.
+type Planned struct {
+	Writer        WriterID
+	Runs, Warmups int
+}
+
+// Cells lists the writers that run scenario s at size n on server k, in
+// report order, each with its timed and untimed runs.
+func (p Plan) Cells(k ServerKey, newest bool, n int, s Scenario) []Planned {
+	var out []Planned
+	for _, w := range Writers() {
+		for _, r := range p.Rules {
+			if !r.covers(w, n, s, k, newest) {
+				continue
+			}
+			pl := Planned{Writer: w, Runs: r.Runs}
+			if !w.PerObject() && p.firstScenario(w, n, k, newest) == s {
+				pl.Warmups = p.Warmup
+			}
+			out = append(out, pl)
+			break
 		}
 	}
 	return out
 }
 
-func (r SlowRun) runsOn(version string, last bool) bool {
-	switch r.On {
-	case "all":
-		return true
-	case "newest":
-		return last
-	default:
-		return strings.HasPrefix(version, r.On)
+// firstScenario is the first scenario w runs at size n on server k.
+func (p Plan) firstScenario(w WriterID, n int, k ServerKey, newest bool) Scenario {
+	for _, s := range Scenarios() {
+		for _, r := range p.Rules {
+			if r.covers(w, n, s, k, newest) {
+				return s
+			}
+		}
 	}
+	return 0
 }
 
-// runs is the number of timed runs of writer w in a cell.
-func (p Plan) runs(w WriterID) int {
-	if w.Slow() {
-		return p.SlowRuns
+// RunsAt counts the runs, timed and untimed, the plan makes on server
+// k at size n: what its duration grows with.
+func (p Plan) RunsAt(k ServerKey, newest bool, n int) (runs int) {
+	for _, s := range Scenarios() {
+		for _, c := range p.Cells(k, newest, n, s) {
+			runs += c.Runs + c.Warmups
+		}
 	}
-	return p.Runs
-}
-
-// warmups is the number of untimed runs of writer w in scenario s.
-func (p Plan) warmups(w WriterID, s Scenario) int {
-	if w.Slow() || len(p.Scenarios) == 0 || s != p.Scenarios[0] {
-		return 0
-	}
-	return p.Warmup
+	return runs
 }

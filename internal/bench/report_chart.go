@@ -10,12 +10,10 @@ import (
 // legendName names a writer in the chart's legend.
 func legendName(w WriterID) string {
 	switch w {
-	case PerRRset:
-		return "per-object controller: per RRset one GET, then one PATCH if needed"
-	case PerRRsetWrites:
-		return "one PATCH per RRset, no GETs: a lower bound of (b)"
 	case Floor:
-		return "floor: one raw GET of the zone + one prebuilt PATCH"
+		return "floor: one raw GET of the zone (+ its metadata) + prebuilt writes, ownership included"
+	case FloorBare:
+		return "floor without ownership"
 	}
 	return w.String()
 }
@@ -23,30 +21,34 @@ func legendName(w WriterID) string {
 // Writer colours in the chart.
 var writerColor = map[WriterID]color.RGBA{
 	Sync:           {31, 119, 180, 255},
+	Apply:          {44, 160, 44, 255},
 	PerRRset:       {214, 39, 40, 255},
 	PerRRsetWrites: {214, 39, 40, 255},
 	Floor:          {90, 90, 90, 255},
+	FloorBare:      {190, 190, 190, 255},
+	FloorMetadata:  {140, 86, 75, 255},
 }
 
-var versionMarkers = []Marker{Circle, Square, Triangle, Cross}
+// chartWriters are the writers the chart draws: those that write the whole
+// zone at every size.
+var chartWriters = []WriterID{Sync, Floor}
+
+var serverMarkers = []Marker{Circle, Square, Triangle, Cross, Ring, Plus, OpenTriangle, OpenSquare}
 
 func writeChart(res *Results, path string) error {
 	ch := Chart{
-		Title:   "Time per sync against N: medians, min-max whiskers, log-log (PowerDNS, gsqlite3)",
+		Title:   "Time per sync against N: medians, min-max whiskers, log-log, every server",
 		XLabel:  "N (RRsets in the zone)",
 		YLabel:  "time per sync",
 		Columns: 2,
 	}
-	for _, sc := range res.Plan.Scenarios {
+	for _, sc := range Scenarios() {
 		p := Panel{Title: sc.Title()}
-		for vi, s := range res.Servers {
-			for _, w := range Writers() {
-				if w == PerRRsetWrites && ranEverywhere(res, s.Version, sc, PerRRset) {
-					continue // b′ only where b is missing
-				}
-				se := Series{Color: writerColor[w], Dashed: w == PerRRsetWrites, Marker: versionMarkers[vi%len(versionMarkers)]}
-				for _, n := range res.Plan.Sizes {
-					c, ok := res.Cell(s.Version, n, sc, w)
+		for si, s := range res.Servers {
+			for _, w := range chartWriters {
+				se := Series{Color: writerColor[w], Marker: serverMarkers[si%len(serverMarkers)]}
+				for _, n := range res.Plan.Sizes() {
+					c, ok := res.Cell(s.Key(), n, sc, w)
 					if !ok || len(c.Samples) == 0 {
 						continue
 					}
@@ -58,13 +60,15 @@ func writeChart(res *Results, path string) error {
 				}
 			}
 		}
-		ch.Panels = append(ch.Panels, p)
+		if len(p.Series) > 0 {
+			ch.Panels = append(ch.Panels, p)
+		}
 	}
-	for _, w := range Writers() {
-		ch.Legend = append(ch.Legend, LegendEntry{Label: "(" + w.Letter() + ") " + legendName(w), Color: writerColor[w], Dashed: w == PerRRsetWrites, Line: true})
+	for _, w := range chartWriters {
+		ch.Legend = append(ch.Legend, LegendEntry{Label: "(" + w.Letter() + ") " + legendName(w), Color: writerColor[w], Line: true})
 	}
-	for vi, s := range res.Servers {
-		ch.Legend = append(ch.Legend, LegendEntry{Label: "PowerDNS " + s.Version, Color: black, Marker: versionMarkers[vi%len(versionMarkers)]})
+	for si, s := range res.Servers {
+		ch.Legend = append(ch.Legend, LegendEntry{Label: s.Label(), Color: black, Marker: serverMarkers[si%len(serverMarkers)]})
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("write chart: %w", err)
@@ -78,15 +82,4 @@ func writeChart(res *Results, path string) error {
 		return err
 	}
 	return f.Close()
-}
-
-// ranEverywhere reports whether w ran scenario sc on version at every
-// size.
-func ranEverywhere(res *Results, version string, sc Scenario, w WriterID) bool {
-	for _, n := range res.Plan.Sizes {
-		if _, ok := res.Cell(version, n, sc, w); !ok {
-			return false
-		}
-	}
-	return true
 }

@@ -14,12 +14,24 @@ import (
 type ServerInfo struct {
 	Version string
 	Backend string
-	Target  string
+	// Store is where the library records ownership on this server:
+	// "comments" or "metadata".
+	Store  string
+	Target string
+	// Newest is true for the last configured server of its backend.
+	Newest bool
 	// LoadBefore and LoadAfter are the load averages when its
 	// measurements began and ended.
 	LoadBefore, LoadAfter string
 	Took                  time.Duration
 }
+
+// Key identifies the server.
+func (s ServerInfo) Key() ServerKey { return ServerKey{Backend: s.Backend, Version: s.Version} }
+
+// Label names the server in reports: version, backend and ownership
+// store, e.g. "4.9.18 lmdb (metadata)".
+func (s ServerInfo) Label() string { return s.Version + " " + s.Backend + " (" + s.Store + ")" }
 
 // Sample is one timed run.
 type Sample struct {
@@ -34,6 +46,7 @@ type Sample struct {
 // server.
 type Cell struct {
 	Version  string
+	Backend  string
 	N        int
 	Scenario Scenario
 	Writer   WriterID
@@ -48,6 +61,16 @@ func (c Cell) Stats() Stats {
 		d[i] = s.Duration
 	}
 	return Summarise(d)
+}
+
+// Server returns the server k.
+func (r *Results) Server(k ServerKey) (ServerInfo, bool) {
+	for _, s := range r.Servers {
+		if s.Key() == k {
+			return s, true
+		}
+	}
+	return ServerInfo{}, false
 }
 
 // Results is everything Run measured.
@@ -85,10 +108,13 @@ func LoadResults(path string) (*Results, error) {
 	return &r, nil
 }
 
-// Cell returns the cell of writer w in scenario s at size n on version.
-func (r *Results) Cell(version string, n int, s Scenario, w WriterID) (Cell, bool) {
+// Key identifies the cell's server.
+func (c Cell) Key() ServerKey { return ServerKey{Backend: c.Backend, Version: c.Version} }
+
+// Cell returns the cell of writer w in scenario s at size n on server k.
+func (r *Results) Cell(k ServerKey, n int, s Scenario, w WriterID) (Cell, bool) {
 	for _, c := range r.Cells {
-		if c.Version == version && c.N == n && c.Scenario == s && c.Writer == w {
+		if c.Key() == k && c.N == n && c.Scenario == s && c.Writer == w {
 			return c, true
 		}
 	}

@@ -12,28 +12,29 @@ import (
 	"strings"
 	"time"
 
-	"github.com/joeig/go-powerdns/v3"
-
 	"github.com/pdnskit/reconcile/internal/machine"
 	"github.com/pdnskit/reconcile/pdnstest"
 )
 
-// Run measures plan on every gsqlite3 target, one server at a time, and
-// logs its progress to log.
+// Run measures plan on every target it selects, one server at a time, and
+// logs its progress to log. Whether a target is the newest of its backend
+// is known before it starts (it is the last configured); its version only
+// once it answers, so a target the plan does not select by version is
+// started and stopped again.
 func Run(ctx context.Context, plan Plan, targets []pdnstest.Target, log io.Writer) (*Results, error) {
-	var sqlite []pdnstest.Target
-	for _, t := range targets {
-		if t.Backend == pdnstest.GSQLite3 {
-			sqlite = append(sqlite, t)
-		}
-	}
-	if len(sqlite) == 0 {
-		return nil, errors.New("no gsqlite3 server configured")
+	if len(targets) == 0 {
+		return nil, errors.New("no PowerDNS server configured")
 	}
 	m := machine.This()
 	res := &Results{Plan: plan, Started: time.Now(), Machine: &m}
-	for i, t := range sqlite {
-		if err := runServer(ctx, plan, t, i == len(sqlite)-1, res, log); err != nil {
+	for i, t := range targets {
+		newest := true
+		for _, later := range targets[i+1:] {
+			if later.Backend == t.Backend {
+				newest = false
+			}
+		}
+		if err := runServer(ctx, plan, t, newest, res, log); err != nil {
 			return res, err
 		}
 	}
@@ -41,7 +42,27 @@ func Run(ctx context.Context, plan Plan, targets []pdnstest.Target, log io.Write
 	return res, nil
 }
 
-func runServer(ctx context.Context, plan Plan, t pdnstest.Target, last bool, res *Results, log io.Writer) (err error) {
+// server is one running server and everything the benchmark writes with.
+type server struct {
+	info    ServerInfo
+	admin   *Admin
+	writers map[WriterID]Writer
+	// owns is what each writer records besides the records.
+	owns     map[WriterID]Ownership
+	checkers map[Store]*Checker
+	limit    int
+	seeds    map[seedKey]*Seed
+}
+
+type seedKey struct {
+	n     int
+	store Store
+}
+
+func runServer(ctx context.Context, plan Plan, t pdnstest.Target, newest bool, res *Results, log io.Writer) (err error) {
+	if len(plan.Backends) > 0 && !slices.Contains(plan.Backends, string(t.Backend)) {
+		return nil
+	}
 	srv, err := pdnstest.Launch(ctx, pdnstest.WithTarget(t),
 		pdnstest.WithArgs("--webserver-max-bodysize="+strconv.Itoa(plan.MaxBodyMB)))
 	if srv != nil {
@@ -56,113 +77,172 @@ func runServer(ctx context.Context, plan Plan, t pdnstest.Target, last bool, res
 	if err != nil {
 		return err
 	}
-	if len(plan.Versions) > 0 && !slices.ContainsFunc(plan.Versions, func(v string) bool { return strings.HasPrefix(srv.Version, v) }) {
-		fmt.Fprintf(log, "skip PowerDNS %s (%s): not in -versions\n", srv.Version, t)
+	key := ServerKey{Backend: string(srv.Backend), Version: srv.Version}
+	if !plan.Selects(key, newest) {
+		fmt.Fprintf(log, "skip PowerDNS %s (%s): the plan measures nothing there\n", key, t)
 		return nil
 	}
-	info := ServerInfo{Version: srv.Version, Backend: string(srv.Backend), Target: t.String(), LoadBefore: machine.LoadAverage()}
+	s, err := setUp(ctx, plan, srv)
+	if err != nil {
+		return fmt.Errorf("PowerDNS %s: %w", key, err)
+	}
+	s.info.Target, s.info.Newest = t.String(), newest
+	s.info.LoadBefore = machine.LoadAverage()
 	began := time.Now()
 	defer func() {
-		info.LoadAfter, info.Took = machine.LoadAverage(), time.Since(began)
-		res.Servers = append(res.Servers, info)
+		s.info.LoadAfter, s.info.Took = machine.LoadAverage(), time.Since(began)
+		res.Servers = append(res.Servers, s.info)
 	}()
-	fmt.Fprintf(log, "PowerDNS %s (%s) at %s, load average %s\n", srv.Version, t, srv.URL, info.LoadBefore)
-
-	admin := NewAdmin(srv.URL, srv.APIKey)
-	// Every writer talks through the same kind of transport; PowerDNS
-	// closes the connection after each answer, so none of them reuses one.
-	base := http.DefaultTransport.(*http.Transport).Clone()
-	syncW, err := NewSyncWriter(srv.URL, srv.APIKey, base, plan.MaxBodyMB<<20)
-	if err != nil {
-		return err
-	}
-	owner, err := syncW.Ownership(ctx, admin)
-	if err != nil {
-		return err
-	}
-	writers := map[WriterID]Writer{
-		Sync:           syncW,
-		PerRRset:       NewPerRRsetWriter(PerRRset, srv.URL, srv.APIKey, base, owner),
-		PerRRsetWrites: NewPerRRsetWriter(PerRRsetWrites, srv.URL, srv.APIKey, base, owner),
-		Floor:          NewFloorWriter(srv.URL, srv.APIKey, base, owner),
-	}
-	for _, n := range plan.Sizes {
-		seed, err := Body(replaces(Workload(n)), owner)
-		if err != nil {
-			return err
-		}
-		for _, s := range plan.Scenarios {
-			c, err := NewCase(s, n)
+	fmt.Fprintf(log, "PowerDNS %s at %s, load average %s\n", s.info.Label(), srv.URL, s.info.LoadBefore)
+	for _, n := range plan.SizesOn(key, newest) {
+		for _, sc := range Scenarios() {
+			cells := plan.Cells(key, newest, n, sc)
+			if len(cells) == 0 {
+				continue
+			}
+			c, err := NewCase(sc, n)
 			if err != nil {
 				return err
 			}
-			start := seed
-			if c.Start == nil {
-				start = nil
-			}
-			var ws []Writer
-			for _, id := range plan.writers(n, s, srv.Version, last) {
-				ws = append(ws, writers[id])
-			}
-			if len(ws) == 0 {
-				continue
-			}
-			cells, err := runCase(ctx, plan, c, ws, start, admin, owner, log)
+			measured, err := s.runCase(ctx, c, cells, log)
 			if err != nil {
-				return fmt.Errorf("PowerDNS %s, %d RRsets, %s: %w", srv.Version, n, s.Title(), err)
+				return fmt.Errorf("PowerDNS %s, %d RRsets, %s: %w", key, n, sc.Title(), err)
 			}
-			for _, cell := range cells {
-				cell.Version = srv.Version
+			for _, cell := range measured {
+				cell.Version, cell.Backend = key.Version, key.Backend
 				res.Cells = append(res.Cells, cell)
 			}
 		}
 	}
-	return admin.Delete(ctx, Zone)
+	return s.admin.Delete(ctx, Zone)
 }
 
-// runCase runs every writer on c, round by round; each round takes the
-// writers in another order, so that none is always first after a reset.
-func runCase(ctx context.Context, plan Plan, c Case, ws []Writer, start []byte, admin *Admin, owner []powerdns.Comment, log io.Writer) ([]Cell, error) {
-	cells := make([]Cell, len(ws))
+// setUp makes the writers for srv and learns what the library records
+// there besides the records.
+func setUp(ctx context.Context, plan Plan, srv *pdnstest.Server) (*server, error) {
+	limit := plan.MaxBodyMB << 20
+	admin := NewAdmin(srv.URL, srv.APIKey)
+	// Every writer talks through the same kind of transport; PowerDNS
+	// closes the connection after each answer, so none of them reuses one.
+	base := http.DefaultTransport.(*http.Transport).Clone()
+	syncW, err := NewSyncWriter(srv.URL, srv.APIKey, base, limit)
+	if err != nil {
+		return nil, err
+	}
+	own, err := syncW.Ownership(ctx, admin)
+	if err != nil {
+		return nil, err
+	}
+	applyW, err := NewApplyWriter(srv.URL, srv.APIKey, base, limit)
+	if err != nil {
+		return nil, err
+	}
+	// A controller without the library has no claim records: where the
+	// library keeps ownership in metadata, the per-object writers without
+	// it record none.
+	perObject := own
+	if own.Store != StoreComments {
+		perObject = Ownership{Store: StoreNone}
+	}
+	s := &server{
+		info:  ServerInfo{Version: srv.Version, Backend: string(srv.Backend), Store: string(own.Store)},
+		admin: admin,
+		owns: map[WriterID]Ownership{
+			Sync: own, Apply: own, Floor: own,
+			PerRRset: perObject, PerRRsetWrites: perObject,
+			FloorBare:     {Store: StoreNone},
+			FloorMetadata: {Store: StoreMetadata},
+		},
+		checkers: make(map[Store]*Checker),
+		limit:    limit,
+		seeds:    make(map[seedKey]*Seed),
+	}
+	s.writers = map[WriterID]Writer{
+		Sync:           syncW,
+		Apply:          applyW,
+		PerRRset:       NewPerRRsetWriter(PerRRset, srv.URL, srv.APIKey, base, perObject),
+		PerRRsetWrites: NewPerRRsetWriter(PerRRsetWrites, srv.URL, srv.APIKey, base, perObject),
+		Floor:          NewFloorWriter(Floor, srv.URL, srv.APIKey, base, own, limit),
+		FloorBare:      NewFloorWriter(FloorBare, srv.URL, srv.APIKey, base, s.owns[FloorBare], limit),
+		FloorMetadata:  NewFloorWriter(FloorMetadata, srv.URL, srv.APIKey, base, s.owns[FloorMetadata], limit),
+	}
+	for _, st := range []Store{StoreComments, StoreMetadata} {
+		if st == StoreComments && own.Store != StoreComments {
+			continue // the backend refuses comments
+		}
+		if s.checkers[st], err = NewChecker(srv.URL, srv.APIKey, st); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// seed is the start state of size n written with ownership o, built once.
+func (s *server) seed(n int, o Ownership) (*Seed, error) {
+	k := seedKey{n, o.Store}
+	if sd, ok := s.seeds[k]; ok {
+		return sd, nil
+	}
+	sd, err := NewSeed(Workload(n), o, s.limit, time.Now().UnixNano())
+	if err != nil {
+		return nil, err
+	}
+	s.seeds[k] = sd
+	return sd, nil
+}
+
+// runCase runs every planned writer on c, round by round; each round takes
+// the writers in another order, so that none is always first after a
+// reset.
+func (s *server) runCase(ctx context.Context, c Case, planned []Planned, log io.Writer) ([]Cell, error) {
+	cells := make([]Cell, len(planned))
 	rounds := 0
-	for i, w := range ws {
-		cells[i] = Cell{N: c.N, Scenario: c.Scenario, Writer: w.ID(), Warmups: plan.warmups(w.ID(), c.Scenario)}
-		rounds = max(rounds, cells[i].Warmups+plan.runs(w.ID()))
+	for i, p := range planned {
+		cells[i] = Cell{N: c.N, Scenario: c.Scenario, Writer: p.Writer, Warmups: p.Warmups}
+		rounds = max(rounds, p.Warmups+p.Runs)
 	}
 	began := time.Now()
 	for round := range rounds {
-		for k := range ws {
-			i := (k + round) % len(ws)
-			w, cell := ws[i], &cells[i]
-			runs := plan.runs(w.ID())
-			if round < rounds-runs-cell.Warmups {
+		for k := range planned {
+			i := (k + round) % len(planned)
+			p, cell := planned[i], &cells[i]
+			first := rounds - p.Runs - p.Warmups
+			if round < first {
 				continue // this writer has fewer runs than another
 			}
 			// The first run of each writer is checked; the others must
-			// answer as it did (status codes, Sync's Result).
-			first := round == rounds-runs-cell.Warmups
-			sample, err := runOnce(ctx, c, w, start, admin, owner, first)
+			// answer as it did (status codes, the library's Results).
+			sample, err := s.runOnce(ctx, c, p.Writer, round == first)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", w.ID(), err)
+				return nil, fmt.Errorf("%s: %w", p.Writer.Letter(), err)
 			}
-			if round >= rounds-runs {
+			if round >= rounds-p.Runs {
 				cell.Samples = append(cell.Samples, sample)
 			}
 		}
 	}
 	var parts []string
 	for _, cell := range cells {
-		st := cell.Stats()
-		parts = append(parts, fmt.Sprintf("(%s) %s", cell.Writer.Letter(), fmtDuration(st.Median)))
+		parts = append(parts, fmt.Sprintf("(%s) %s", cell.Writer.Letter(), fmtDuration(cell.Stats().Median)))
 	}
-	fmt.Fprintf(log, "  %6d RRsets  %-12s  %s   [%s]\n", c.N, c.Scenario.Title(), strings.Join(parts, "  "), time.Since(began).Round(time.Second))
+	fmt.Fprintf(log, "  %7d RRsets  %-12s  %s   [%s]\n", c.N, c.Scenario.Title(), strings.Join(parts, "  "), time.Since(began).Round(time.Second))
 	return cells, nil
 }
 
-// runOnce resets the zone to the case's start, then times one run of w and,
-// when verify is true, checks that the zone holds what is desired.
-func runOnce(ctx context.Context, c Case, w Writer, start []byte, admin *Admin, owner []powerdns.Comment, verify bool) (Sample, error) {
-	if err := admin.Reset(ctx, Zone, start); err != nil {
+// runOnce resets the zone to the case's start, written with the writer's
+// ownership, then times one run of the writer and, when verify is true,
+// checks that the zone holds what is desired, owned as the writer owns
+// it.
+func (s *server) runOnce(ctx context.Context, c Case, id WriterID, verify bool) (Sample, error) {
+	w, own := s.writers[id], s.owns[id]
+	var start *Seed
+	if c.Start != nil {
+		var err error
+		if start, err = s.seed(c.N, own); err != nil {
+			return Sample{}, err
+		}
+	}
+	if err := s.admin.Reset(ctx, Zone, start); err != nil {
 		return Sample{}, err
 	}
 	run, err := w.Prepare(ctx, c)
@@ -181,8 +261,13 @@ func runOnce(ctx context.Context, c Case, w Writer, start []byte, admin *Admin, 
 	}
 	sample := Sample{Duration: took, CPU: cpu, Counts: w.Counter().Counts()}
 	if verify {
-		if err := admin.Verify(ctx, Zone, c.Desired, owner); err != nil {
+		if err := s.admin.Verify(ctx, Zone, c.Desired, own); err != nil {
 			return Sample{}, err
+		}
+		if ch := s.checkers[own.Store]; ch != nil {
+			if err := ch.Check(ctx, c.Desired); err != nil {
+				return Sample{}, err
+			}
 		}
 	}
 	return sample, nil

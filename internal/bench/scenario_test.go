@@ -1,9 +1,6 @@
 package bench
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 func TestNewCase(t *testing.T) {
 	for _, tc := range []struct {
@@ -43,50 +40,5 @@ func TestNewCase(t *testing.T) {
 	}
 	if _, err := NewCase(0, 10); err == nil {
 		t.Error("NewCase(0) succeeded")
-	}
-}
-
-func TestParseSlowRuns(t *testing.T) {
-	const spec = "b:1000:all:initial+noop bw:10000:newest:initial b:10000:5.1:changed"
-	runs, err := ParseSlowRuns(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, r := range runs {
-		got = append(got, r.String())
-	}
-	if want := []string{"b:1000:all:initial+noop", "bw:10000:newest:initial", "b:10000:5.1:changed"}; len(got) != 3 || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
-		t.Errorf("round trip: %q", got)
-	}
-	p := Plan{Fast: []WriterID{Sync, Floor}, Slow: runs}
-	for _, tc := range []struct {
-		name    string
-		n       int
-		s       Scenario
-		version string
-		last    bool
-		want    string
-	}{
-		{"all servers", 1000, NoOp, "4.7.3", false, "a b c"},
-		{"not this scenario", 1000, Changed, "4.7.3", false, "a c"},
-		{"newest only", 10000, Initial, "4.9.18", false, "a c"},
-		{"the newest", 10000, Initial, "5.1.5", true, "a b′ c"},
-		{"by version", 10000, Changed, "5.1.5", false, "a b c"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var letters []string
-			for _, w := range p.writers(tc.n, tc.s, tc.version, tc.last) {
-				letters = append(letters, w.Letter())
-			}
-			if got := strings.Join(letters, " "); got != tc.want {
-				t.Errorf("writers = %q, want %q", got, tc.want)
-			}
-		})
-	}
-	for _, bad := range []string{"b:1000:all", "a:1000:all:initial", "b:x:all:initial", "b:1000:all:sometimes"} {
-		if _, err := ParseSlowRuns(bad); err == nil {
-			t.Errorf("ParseSlowRuns(%q) succeeded", bad)
-		}
 	}
 }

@@ -5,49 +5,76 @@ import (
 	"fmt"
 )
 
-// WriterID names one of the three writers compared.
+// WriterID names one of the writers compared.
 type WriterID int
 
 // The writers. The zero value is invalid.
 const (
 	// Sync is the library: Reconciler.Sync with the desired RRsets.
 	Sync WriterID = iota + 1
-	// PerRRset is a per-object controller: for each object it
-	// reconciles, one filtered GET of its RRset and, when that differs,
-	// one PATCH of that RRset alone, through go-powerdns.
+	// Apply is the library used by a per-object controller:
+	// Reconciler.Apply for each object it reconciles, Reconciler.Remove
+	// for each deleted one.
+	Apply
+	// PerRRset is a per-object controller without the library: for each
+	// object it reconciles, one filtered GET of its RRset and, when that
+	// differs, one PATCH of that RRset alone, through go-powerdns.
 	PerRRset
-	// PerRRsetWrites is PerRRset without its reads: one PATCH per object,
-	// sent blind. It does a subset of PerRRset's work (the same PATCHes,
-	// in the same order), so its time is a lower bound of PerRRset's.
+	// PerRRsetWrites is one PATCH per object, sent blind, without reading
+	// anything first: what dns-operator does. Where PerRRset writes, it
+	// sends the same PATCHes in the same order.
 	PerRRsetWrites
-	// Floor is what PowerDNS itself costs: one GET of the zone and one
-	// PATCH whose body was encoded before the clock started, over
-	// net/http.
+	// Floor is what PowerDNS itself costs: one GET of the zone (and of its
+	// metadata where ownership lives there) and the PATCH bodies, encoded
+	// before the clock started, that write the same data the library
+	// writes, ownership included, over net/http.
 	Floor
+	// FloorBare is Floor without any ownership: the same records, no
+	// comment and no claim.
+	FloorBare
+	// FloorMetadata is Floor with ownership in zone metadata (one claim
+	// record, as the library's metadata store writes) on a server where
+	// the library would use comments: what that store costs on the same
+	// server.
+	FloorMetadata
 )
 
 // Writers lists the writers in report order.
-func Writers() []WriterID { return []WriterID{Sync, PerRRset, PerRRsetWrites, Floor} }
+func Writers() []WriterID {
+	return []WriterID{Sync, Apply, PerRRset, PerRRsetWrites, Floor, FloorBare, FloorMetadata}
+}
 
-// Letter is the writer's label in tables: a, b, b′ or c.
+// Letter is the writer's label in tables.
 func (w WriterID) Letter() string {
 	switch w {
 	case Sync:
 		return "a"
+	case Apply:
+		return "d"
 	case PerRRset:
 		return "b"
 	case PerRRsetWrites:
 		return "b′"
 	case Floor:
 		return "c"
+	case FloorBare:
+		return "c₀"
+	case FloorMetadata:
+		return "cₘ"
 	}
 	return fmt.Sprintf("WriterID(%d)", int(w))
 }
 
-// Flag is the writer's name in command-line flags: a, b, bw or c.
+// Flag is the writer's name in command-line flags: a, d, b, bw, c, c0 or
+// cm.
 func (w WriterID) Flag() string {
-	if w == PerRRsetWrites {
+	switch w {
+	case PerRRsetWrites:
 		return "bw"
+	case FloorBare:
+		return "c0"
+	case FloorMetadata:
+		return "cm"
 	}
 	return w.Letter()
 }
@@ -59,24 +86,31 @@ func ParseWriter(name string) (WriterID, error) {
 			return w, nil
 		}
 	}
-	return 0, fmt.Errorf("unknown writer %q: want a, b, bw or c", name)
+	return 0, fmt.Errorf("unknown writer %q: want a, d, b, bw, c, c0 or cm", name)
 }
 
-// Slow reports whether the writer makes a request per RRset, so that it
-// runs only where the plan says.
-func (w WriterID) Slow() bool { return w == PerRRset || w == PerRRsetWrites }
+// PerObject reports whether the writer makes requests per object, so that
+// its runs are long and need no warm-up (their first requests warm the
+// server).
+func (w WriterID) PerObject() bool { return w == Apply || w == PerRRset || w == PerRRsetWrites }
 
 // String is the writer's name in reports.
 func (w WriterID) String() string {
 	switch w {
 	case Sync:
 		return "Reconciler.Sync"
+	case Apply:
+		return "Reconciler.Apply (Remove) per object"
 	case PerRRset:
-		return "one PATCH per RRset, each after a GET of that RRset"
+		return "one filtered GET per object, then one PATCH if needed"
 	case PerRRsetWrites:
-		return "one PATCH per RRset, without the GETs"
+		return "one blind PATCH per object"
 	case Floor:
-		return "floor: one raw GET + one prebuilt PATCH"
+		return "floor: one raw GET + prebuilt PATCH, ownership as the library writes it"
+	case FloorBare:
+		return "floor without ownership"
+	case FloorMetadata:
+		return "floor with ownership in zone metadata"
 	}
 	return w.Letter()
 }

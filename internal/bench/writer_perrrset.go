@@ -9,19 +9,22 @@ import (
 	"github.com/joeig/go-powerdns/v3"
 )
 
-// PerRRsetWriter writes the way a per-object controller does: each object
-// it reconciles is one RRset, read with a filtered GET
-// (?rrset_name=…&rrset_type=…, through go-powerdns's Records.Get) to see
-// whether it is already right and whose it is, then written or deleted
-// with one PATCH of its own when it is not. Objects are reconciled one
-// after another, as controller-runtime does with its default of one
+// PerRRsetWriter writes the way a per-object controller does without the
+// library: each object it reconciles is one RRset, read with a filtered
+// GET (?rrset_name=…&rrset_type=…, through go-powerdns's Records.Get) to
+// see whether it is already right and whose it is, then written or
+// deleted with one PATCH of its own when it is not. Objects are reconciled
+// one after another, as controller-runtime does with its default of one
 // concurrent reconcile. Without reads (PerRRsetWrites), every object's
-// PATCH is sent blind.
+// PATCH is sent blind, as dns-operator sends it. Ownership is the
+// comments the library writes where it writes comments; where it keeps
+// ownership in metadata, this writer records none (a controller without
+// the library has no claim records).
 type PerRRsetWriter struct {
 	id      WriterID
 	client  *powerdns.Client
 	counter *Counter
-	owner   []powerdns.Comment
+	owner   []powerdns.Comment // the ownership comments, none outside the comments store
 }
 
 var _ Writer = (*PerRRsetWriter)(nil)
@@ -29,7 +32,8 @@ var _ Writer = (*PerRRsetWriter)(nil)
 // NewPerRRsetWriter returns a PerRRsetWriter for the server at url that
 // writes owner's comments with every RRset; id is PerRRset or
 // PerRRsetWrites.
-func NewPerRRsetWriter(id WriterID, url, apiKey string, base http.RoundTripper, owner []powerdns.Comment) *PerRRsetWriter {
+func NewPerRRsetWriter(id WriterID, url, apiKey string, base http.RoundTripper, own Ownership) *PerRRsetWriter {
+	owner := own.comments()
 	counter := NewCounter(base)
 	client := powerdns.New(url, "localhost", powerdns.WithAPIKey(apiKey),
 		powerdns.WithHTTPClient(&http.Client{Transport: counter}))

@@ -35,10 +35,34 @@ func NewAdmin(url, apiKey string) *Admin {
 	}
 }
 
-// Reset makes the zone hold its SOA, its NS and, when seed is not nil, the
-// RRsets of that PATCH body: it deletes the zone (if there is one), creates
-// it afresh and sends seed.
-func (a *Admin) Reset(ctx context.Context, zone string, seed []byte) error {
+// Seed is a start state: PATCH bodies and, where ownership lives in zone
+// metadata, the body of the POST of the claim record that makes their
+// RRsets the library's.
+type Seed struct {
+	Bodies [][]byte
+	Claim  []byte
+}
+
+// NewSeed is the start state that holds specs, written with ownership o,
+// in bodies of at most limit bytes.
+func NewSeed(specs []Spec, o Ownership, limit int, stamp int64) (*Seed, error) {
+	bodies, err := Bodies(replaces(specs), o, limit)
+	if err != nil {
+		return nil, err
+	}
+	s := &Seed{Bodies: bodies}
+	if o.Store == StoreMetadata {
+		if s.Claim, err = MetadataBody(SeedClaimKind, ClaimValues(specs, stamp)); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// Reset makes the zone hold its SOA, its NS and, when seed is not nil, its
+// RRsets and claims: it deletes the zone (if there is one, and its metadata
+// with it), creates it afresh and writes seed.
+func (a *Admin) Reset(ctx context.Context, zone string, seed *Seed) error {
 	// A missing zone is what Reset wants anyway; a failure that matters
 	// shows when the zone is created.
 	_ = a.client.Zones.Delete(ctx, zone)
@@ -48,24 +72,38 @@ func (a *Admin) Reset(ctx context.Context, zone string, seed []byte) error {
 	if seed == nil {
 		return nil
 	}
-	return a.Patch(ctx, zone, seed)
+	if seed.Claim != nil {
+		if err := a.send(ctx, http.MethodPost, ZoneURL(a.url, zone)+"/metadata", seed.Claim, http.StatusCreated, http.StatusOK, http.StatusNoContent); err != nil {
+			return err
+		}
+	}
+	for _, b := range seed.Bodies {
+		if err := a.Patch(ctx, zone, b); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Patch sends body as a PATCH of zone.
 func (a *Admin) Patch(ctx context.Context, zone string, body []byte) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPatch, ZoneURL(a.url, zone), bytes.NewReader(body))
+	return a.send(ctx, http.MethodPatch, ZoneURL(a.url, zone), body, http.StatusNoContent)
+}
+
+func (a *Admin) send(ctx context.Context, method, url string, body []byte, want ...int) error {
+	req, err := http.NewRequestWithContext(ctx, method, url, bytes.NewReader(body))
 	if err != nil {
 		return err
 	}
 	setHeaders(req, a.apiKey)
 	resp, err := a.hc.Do(req)
 	if err != nil {
-		return fmt.Errorf("PATCH %s: %w", zone, err)
+		return fmt.Errorf("%s %s: %w", method, url, err)
 	}
 	defer resp.Body.Close()
 	msg, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
-	if resp.StatusCode != http.StatusNoContent {
-		return fmt.Errorf("PATCH %s: %s: %s", zone, resp.Status, msg)
+	if !slices.Contains(want, resp.StatusCode) {
+		return fmt.Errorf("%s %s: %s: %s", method, url, resp.Status, msg)
 	}
 	return nil
 }
@@ -85,8 +123,11 @@ func (a *Admin) RRsets(ctx context.Context, zone string) ([]powerdns.RRset, erro
 }
 
 // Verify checks that the zone holds exactly want, each RRset with the
-// comments owner, besides its SOA and NS: that a writer did the whole job.
-func (a *Admin) Verify(ctx context.Context, zone string, want []Spec, owner []powerdns.Comment) error {
+// comments o says, besides its SOA and NS: that a writer did the whole
+// job. Claims in metadata are checked by the library itself (see
+// checkOwned).
+func (a *Admin) Verify(ctx context.Context, zone string, want []Spec, o Ownership) error {
+	owner := o.comments()
 	live, err := a.RRsets(ctx, zone)
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
-// Command pdnsbench measures Reconciler.Sync against one PATCH per RRset and
-// against PowerDNS's own floor on every configured PowerDNS server, and
-// writes the report (BENCHMARKS.md) and its chart. `make bench` runs it
+// Command pdnsbench measures Reconciler.Sync and Reconciler.Apply against
+// per-object writers and against PowerDNS's own floor on every configured
+// PowerDNS server (gsqlite3, LMDB, gpgsql), and writes the report
+// (BENCHMARKS.md) and its chart. `make bench` runs it
 // after the Go benchmarks of package bench, whose output it summarises.
 package main
 
@@ -19,15 +20,44 @@ import (
 	"github.com/pdnskit/reconcile/pdnstest"
 )
 
-// defaultSlow says where the per-RRset writers run, to keep `make bench`
-// to some twenty minutes: b in the scenarios where it reconciles a few
-// objects (1% changed, 10% deleted) at 1,000 RRsets on every server; on the
-// newest server only, b in the initial and no-op syncs at 1,000 RRsets and
-// in the 1%-changed sync at 10,000, and b′ (b's PATCHes without its GETs, a
-// lower bound of b) in the initial sync at both sizes. A run of b that
-// reconciles 10,000 objects takes several minutes.
-const defaultSlow = "b:1000:all:changed+deleted b:1000:newest:initial+noop bw:1000:newest:initial " +
-	"b:10000:newest:changed bw:10000:newest:initial"
+// defaultPlan is what `make bench` measures, chosen to fit in about 35
+// to 40 minutes on a two-core machine over the seven servers of the full
+// matrix (gsqlite3 4.7, 4.9, 5.1; LMDB 4.9, 5.1; gpgsql 4.9, 5.1). Every
+// run begins from a fresh zone and its start state, so a run costs its
+// start state's write besides its own, and gpgsql writes about ten times
+// slower than gsqlite3:
+//
+//   - Sync (a) and the floor (c) in every scenario, 15 runs per cell, at
+//     100, 1,000 and 10,000 RRsets on gsqlite3 and LMDB, at 100 and 1,000
+//     on gpgsql, whose 10,000-RRset initial and no-op syncs run on the
+//     newest gpgsql, 5 runs per cell;
+//   - 100,000 RRsets, initial and no-op syncs, 5 runs per cell, on the
+//     newest gsqlite3 and the newest LMDB only;
+//   - for the ownership table, the floor without ownership (c0) at 1,000
+//     and 10,000 RRsets on the newest gsqlite3 and on LMDB 4.9 (where the
+//     store is metadata), at 1,000 on the newest gpgsql; the floor with
+//     the metadata store (cm) at 1,000 on the newest gsqlite3;
+//   - the per-object writers at 1,000 objects on the newest gsqlite3:
+//     Apply (d) and the filtered GET (b) 15 runs of the no-op and
+//     1%-changed syncs, which the targets are about, the blind PATCH (b′)
+//     5, and all three 3 runs of the initial sync and the 10% removed,
+//     where a run is a thousand (or a hundred) operations of several
+//     requests; on LMDB 4.9 (ownership in metadata, where an Apply also
+//     reads the zone's metadata and takes tens of milliseconds), (d) and
+//     (b) 15 runs of the 1%-changed sync and 3 of the no-op sync and the
+//     10% removed; its initial sync (minutes a run) is left out.
+const defaultPlan = "a+c:100+1000+10000:gsqlite3+lmdb:all:15 " +
+	"a+c:100+1000:gpgsql:all:15 " +
+	"a+c:10000:gpgsql/newest:initial+noop:5 " +
+	"a+c:100000:gsqlite3/newest+lmdb/newest:initial+noop:5 " +
+	"c0:1000+10000:gsqlite3/newest+lmdb/4.9:all:15 " +
+	"c0:1000:gpgsql/newest:all:15 " +
+	"cm:1000:gsqlite3/newest:all:15 " +
+	"d+b:1000:gsqlite3/newest:changed+noop:15 " +
+	"bw:1000:gsqlite3/newest:changed+noop:5 " +
+	"d+b+bw:1000:gsqlite3/newest:initial+deleted:3 " +
+	"d+b:1000:lmdb/4.9:changed:15 " +
+	"d+b:1000:lmdb/4.9:noop+deleted:3"
 
 func main() {
 	if err := run(); err != nil {
@@ -41,15 +71,13 @@ func run() error {
 		out        = flag.String("out", "BENCHMARKS.md", "report to write")
 		chart      = flag.String("chart", "docs/bench-sync.png", "chart to write, linked from the report by its path relative to the report")
 		goBench    = flag.String("gobench", "", "output of `go test -bench` of package bench to summarise in the report")
-		sizes      = flag.String("sizes", "1000,10000", "RRsets per zone, comma-separated")
-		scenarios  = flag.String("scenarios", "initial,changed,noop,deleted", "scenarios to run, comma-separated")
-		fast       = flag.String("fast", "a,c", "writers that run in every scenario at every size: a (Reconciler.Sync), c (floor)")
-		slow       = flag.String("slow", defaultSlow, "where the per-RRset writers b (GET + PATCH per RRset) and bw (PATCH per RRset, no GET) run: space-separated writer:size:servers:scenario+…, servers being all, newest or a version prefix")
-		runs       = flag.Int("runs", 15, "timed runs per cell of writers a and c")
-		slowRuns   = flag.Int("slow-runs", 5, "timed runs per cell of the per-RRset writers b and bw")
-		warmup     = flag.Int("warmup", 1, "untimed runs before the timed ones, for writers a and c")
+		planFlag   = flag.String("plan", defaultPlan, "what to measure: space-separated writers:sizes:servers:scenarios:runs rules; writers a (Sync), d (Apply per object), b (filtered GET + PATCH per object), bw (blind PATCH per object), c (floor), c0 (floor without ownership), cm (floor with the metadata store); servers all, a backend, backend/newest or backend/<version>; scenarios initial, changed, noop, deleted or all")
+		sizes      = flag.String("sizes", "", "only these sizes of the plan, comma-separated")
+		runs       = flag.Int("runs", 0, "at most this many timed runs per cell (0: as the plan says)")
+		warmup     = flag.Int("warmup", 1, "untimed runs before the first scenario at each size, for the writers that are not per object")
 		maxBodyMB  = flag.Int("max-body-mb", 8, "the servers' webserver-max-bodysize in MB (PowerDNS's default is 2)")
 		versions   = flag.String("versions", "", "only the servers whose version starts with one of these, comma-separated")
+		backends   = flag.String("backends", "", "only the servers of these backends (gsqlite3, lmdb, gpgsql), comma-separated")
 		cpuProfile = flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 		command    = flag.String("command", "", "the command line to quote in the report (default: this one)")
 		saveTo     = flag.String("save", filepath.Join(os.TempDir(), "pdnsbench-results.json"), "also write the measurements to this JSON file (\"\" for none), from which -render can write the report again")
@@ -58,27 +86,26 @@ func run() error {
 	flag.Parse()
 
 	plan := bench.Plan{
-		Runs:      *runs,
-		SlowRuns:  *slowRuns,
 		Warmup:    *warmup,
 		MaxBodyMB: *maxBodyMB,
 		Versions:  list(*versions),
+		Backends:  list(*backends),
 	}
-	var err error
-	if plan.Sizes, err = ints(*sizes); err != nil {
+	rules, err := bench.ParseRules(*planFlag)
+	if err != nil {
 		return err
 	}
-	if plan.Scenarios, err = parseScenarios(*scenarios); err != nil {
+	only, err := ints(*sizes)
+	if err != nil {
 		return err
 	}
-	if plan.Slow, err = bench.ParseSlowRuns(*slow); err != nil {
-		return err
+	if *runs < 0 {
+		return fmt.Errorf("-runs %d: want 0 or more", *runs)
 	}
-	if plan.Fast, err = parseWriters(*fast); err != nil {
-		return err
-	}
-	if plan.Runs < 1 || plan.SlowRuns < 1 {
-		return fmt.Errorf("-runs %d, -slow-runs %d: want at least 1 of each", plan.Runs, plan.SlowRuns)
+	plan.Rules = rules
+	plan = plan.Restrict(only, *runs)
+	if len(plan.Rules) == 0 {
+		return fmt.Errorf("the plan measures nothing at sizes %s", *sizes)
 	}
 
 	if *cpuProfile != "" {
@@ -148,33 +175,6 @@ func ints(s string) ([]int, error) {
 			return nil, fmt.Errorf("size %q: want a positive number", f)
 		}
 		out = append(out, n)
-	}
-	return out, nil
-}
-
-func parseScenarios(s string) ([]bench.Scenario, error) {
-	var out []bench.Scenario
-	for _, f := range list(s) {
-		sc, err := bench.ParseScenario(f)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, sc)
-	}
-	return out, nil
-}
-
-func parseWriters(s string) ([]bench.WriterID, error) {
-	var out []bench.WriterID
-	for _, f := range list(s) {
-		w, err := bench.ParseWriter(f)
-		if err != nil {
-			return nil, err
-		}
-		if w.Slow() {
-			return nil, fmt.Errorf("writer %s makes a request per RRset: say where it runs with -slow", f)
-		}
-		out = append(out, w)
 	}
 	return out, nil
 }
