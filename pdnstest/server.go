@@ -115,7 +115,21 @@ func (s *Server) Restart(ctx context.Context) error {
 	if s.revive == nil {
 		return errors.New("pdnstest: server cannot be restarted")
 	}
-	if err := s.revive(ctx); err != nil {
+	// The server comes back on its old port, which the kernel or Docker's
+	// proxy may not have let go of yet (or a short-lived socket holds):
+	// "address already in use" is worth a few more tries.
+	var err error
+	for try := 0; ; try++ {
+		if err = s.revive(ctx); err == nil || try == 9 || !strings.Contains(err.Error(), "address already in use") {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("pdnstest: restart %s: %w", s.Name(), err)
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+	if err != nil {
 		return fmt.Errorf("pdnstest: restart %s: %w", s.Name(), err)
 	}
 	s.endpoints = []endpoint{{url: s.URL, dnsAddr: s.DNSAddr}}

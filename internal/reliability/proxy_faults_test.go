@@ -118,7 +118,7 @@ func proxyCases() []proxyCase {
 		zoneGet(proxyCase{name: "zone GET never answers (context deadline 1s)", rules: []faultproxy.Rule{zoneGetRule(faultproxy.Hang())},
 			timeout: time.Second, err: errDeadline, attempts: 1, maxElapsed: 2 * time.Second}),
 		zoneGet(proxyCase{name: "zone GET never answers (http.Client.Timeout 1s per attempt)", rules: []faultproxy.Rule{zoneGetRule(faultproxy.Hang())},
-			clientTimeout: time.Second, err: errRetryable, attempts: attempts, maxElapsed: attempts*time.Second + time.Second}),
+			clientTimeout: time.Second, err: errRetryable, attempts: attempts, maxElapsed: attempts*time.Second + 2*time.Second}), // the retry waits, and slack for a loaded machine (-race: 4.1 s seen)
 		{name: "metadata read answers 503", rules: []faultproxy.Rule{{Method: get, Path: faultproxy.MetadataPath, Fault: faultproxy.Status(503, "", nil)}},
 			method: get, path: faultproxy.MetadataPath, stores: true, err: errRetryable, is: pdnserrors.IsServerError, attempts: attempts},
 		{name: "metadata read answers 200 [] (locks and claims unseen)", rules: []faultproxy.Rule{{Method: get, Path: faultproxy.MetadataPath, Fault: faultproxy.Status(200, "application/json", []byte(`[]`))}},
