@@ -102,18 +102,23 @@ func (o *op) claim(ctx context.Context, obs *observation, changes []rrset.Change
 	if values == nil {
 		return nil
 	}
-	return o.postRecords(ctx, claimRecordPrefix, values)
+	posted, err := o.postRecords(ctx, claimRecordPrefix, values)
+	o.freshClaimRecords += posted
+	return err
 }
 
 // postRecords posts a record's values as one new kind of prefix, or as
-// several when one POST would exceed the body limit (splitRecord).
-func (o *op) postRecords(ctx context.Context, prefix string, values []string) error {
+// several when one POST would exceed the body limit (splitRecord), and
+// returns how many kinds it posted.
+func (o *op) postRecords(ctx context.Context, prefix string, values []string) (int, error) {
+	posted := 0
 	for _, part := range splitRecord(values, o.r.cfg.maxPatchBytes) {
 		if err := o.srv.addKind(ctx, o.zone, o.r.kind(prefix), part); err != nil {
-			return err
+			return posted, err
 		}
+		posted++
 	}
-	return nil
+	return posted, nil
 }
 
 // claimsToSettle reports whether the writer has claims to release within
@@ -179,13 +184,13 @@ func (o *op) release(ctx context.Context, obs *observation, applied []rrset.Chan
 		}
 	}
 	if values := obs.claims.releases(keys); values != nil {
-		if err := o.postRecords(ctx, releaseRecordPrefix, values); err != nil {
+		if _, err := o.postRecords(ctx, releaseRecordPrefix, values); err != nil {
 			return err
 		}
 	}
-	t := obs.claims.tidying(keys)
+	t := obs.claims.tidying(keys, o.freshClaimRecords)
 	if t.merged != nil {
-		if err := o.postRecords(ctx, claimRecordPrefix, t.merged); err != nil {
+		if _, err := o.postRecords(ctx, claimRecordPrefix, t.merged); err != nil {
 			return err
 		}
 	}

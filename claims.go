@@ -293,14 +293,20 @@ type tidy struct {
 }
 
 // tidying plans the upkeep of the writer's records, as they will stand once
-// released has been cancelled too: claim records with no active claim left
-// go, and when more than maxClaimRecords remain, the smallest are merged
-// into one so that mergeDownTo remain. Release records go once every claim
-// record they cancel is gone. Each claim is rewritten only when the records
-// it is merged with are as small as its own, so over its life a claim is
-// copied a number of times that grows with the logarithm of the writer's
-// RRsets, not with the number of writes.
-func (b *claimBook) tidying(released []rrset.Key) tidy {
+// released has been cancelled too and with the fresh claim records the
+// write posted after the book was read: claim records with no active claim
+// left go, and when more than maxClaimRecords remain, the smallest read are
+// merged into one so that mergeDownTo remain. Release records go once every
+// claim record they cancel is gone. Each claim is rewritten only when the
+// records it is merged with are as small as its own, so over its life a
+// claim is copied a number of times that grows with the logarithm of the
+// writer's RRsets, not with the number of writes.
+//
+// Counting the fresh records is what makes the upkeep settle within the
+// write that grew the records: a count that left them out would let a zone
+// end a write with one record over the bound, and the next write that
+// claims nothing, a per-object controller's update, would pay the merge.
+func (b *claimBook) tidying(released []rrset.Key, fresh int) tidy {
 	gone := make(map[string]bool)
 	cancelled := make(map[rrset.Key]bool, len(released))
 	for _, k := range released {
@@ -331,11 +337,11 @@ func (b *claimBook) tidying(released []rrset.Key) tidy {
 		lives = append(lives, l)
 	}
 	var t tidy
-	if len(lives) > maxClaimRecords {
+	if total := len(lives) + fresh; total > maxClaimRecords && len(lives) >= 2 {
 		slices.SortFunc(lives, func(x, y live) int {
 			return cmp.Or(cmp.Compare(len(x.claims), len(y.claims)), cmp.Compare(x.rec.kind, y.rec.kind))
 		})
-		merge := lives[:len(lives)-mergeDownTo+1]
+		merge := lives[:min(total-mergeDownTo+1, len(lives))]
 		type entry struct {
 			k rrset.Key
 			c claim

@@ -98,12 +98,12 @@ func TestTidying(t *testing.T) {
 			[]string{"X-PDNSKIT-R-AAA-3", "writer me", "release a." + testZone + " A X-PDNSKIT-O-AAA-1"},
 			[]string{"X-PDNSKIT-R-AAA-4", "writer me", "release b." + testZone + " A X-PDNSKIT-O-AAA-2"},
 		), "me")
-		got := b.tidying(nil)
+		got := b.tidying(nil, 0)
 		assert.Nil(t, got.merged)
 		assert.Equal(t, []string{"X-PDNSKIT-O-AAA-1", "X-PDNSKIT-R-AAA-3"}, got.drop,
 			"record 2 still holds c, so its release of b stays")
 
-		got = b.tidying([]rrset.Key{key("c", "A")})
+		got = b.tidying([]rrset.Key{key("c", "A")}, 0)
 		assert.Equal(t, []string{"X-PDNSKIT-O-AAA-1", "X-PDNSKIT-O-AAA-2", "X-PDNSKIT-R-AAA-3", "X-PDNSKIT-R-AAA-4"}, got.drop)
 	})
 	t.Run("many small records merge into one", func(t *testing.T) {
@@ -118,7 +118,7 @@ func TestTidying(t *testing.T) {
 			listing = append(listing, []string{fmt.Sprintf("X-PDNSKIT-O-AAA-%d", i), "writer me", claimOf(fmt.Sprintf("s%02d", i), "A", int64(i+1), "")})
 		}
 		b := readClaims(md(listing...), "me")
-		got := b.tidying(nil)
+		got := b.tidying(nil, 0)
 		require.NotNil(t, got.merged)
 		merged := maxClaimRecords + 1 - mergeDownTo + 1
 		assert.Len(t, got.merged, 1+merged, "the writer line and one claim per merged record")
@@ -133,12 +133,29 @@ func TestTidying(t *testing.T) {
 			assert.Equal(t, b.owner(k), after.owner(k), "%s", k)
 		}
 	})
+	t.Run("records the write just posted count towards the bound", func(t *testing.T) {
+		var listing [][]string
+		for i := 1; i <= maxClaimRecords; i++ {
+			listing = append(listing, []string{fmt.Sprintf("X-PDNSKIT-O-AAA-%d", i), "writer me", claimOf(fmt.Sprintf("s%02d", i), "A", int64(i), "")})
+		}
+		b := readClaims(md(listing...), "me")
+		assert.Nil(t, b.tidying(nil, 0).merged, "at the bound: nothing to merge")
+
+		got := b.tidying(nil, 1)
+		require.NotNil(t, got.merged, "one fresh record puts the zone over the bound")
+		read := maxClaimRecords + 1 - mergeDownTo + 1
+		assert.Len(t, got.drop, read, "so many read records merge that mergeDownTo remain with the fresh one")
+		assert.Len(t, got.merged, 1+read)
+
+		got = b.tidying(nil, 3*maxClaimRecords)
+		assert.Len(t, got.drop, maxClaimRecords, "many fresh records: every read record merges into one, the fresh ones stay")
+	})
 	t.Run("merging keeps one claim per key, the latest", func(t *testing.T) {
 		var listing [][]string
 		for i := 1; i <= maxClaimRecords+1; i++ {
 			listing = append(listing, []string{fmt.Sprintf("X-PDNSKIT-O-AAA-%d", i), "writer me", claimOf("same", "A", int64(i), fmt.Sprintf("o%d", i))})
 		}
-		got := readClaims(md(listing...), "me").tidying(nil)
+		got := readClaims(md(listing...), "me").tidying(nil, 0)
 		require.NotNil(t, got.merged)
 		latest := 0
 		for _, kind := range got.drop {

@@ -1,6 +1,7 @@
 package reconcile_test
 
 import (
+	"fmt"
 	"net/http"
 	"testing"
 	"time"
@@ -91,6 +92,57 @@ func TestApplyCost(t *testing.T) {
 		assert.Equal(t, 1, res.Patches)
 		assert.Zero(t, rec.counts.Method(http.MethodPost), "no lock for an update of the writer's own RRset")
 		assert.Equal(t, []string{"192.0.2.2"}, liveContents(t, srv, zone, "www."+zone, "A"))
+	})
+}
+
+// TestApplyCostManyObjects: the per-object costs of TestApplyCost hold with
+// many objects in the zone, each applied on its own (a controller's
+// objects), as many as make the metadata store merge its claim records:
+// once every object is applied, a no-op Apply and an update make no POST or
+// DELETE; upkeep of the claims is paid when claims are written, not on
+// every Apply after.
+func TestApplyCostManyObjects(t *testing.T) {
+	forEachStoreKind(t, func(t *testing.T, srv *pdnstest.Server, kind reconcile.OwnershipStore) {
+		ctx := pdnstest.Context(t)
+		zone := srv.NewZone(t)
+		w, rec := newWriter(t, srv, "dns-operator", reconcile.WithOwnershipStore(kind))
+		meta := 0
+		if kind == reconcile.OwnershipMetadata || (srv.Backend == pdnstest.LMDB && !srv.AtLeast(5, 1)) {
+			meta = 1
+		}
+		const objects = 40
+		object := func(i int, content string) (rrset.RRset, reconcile.SyncOption) {
+			name := fmt.Sprintf("obj-%02d", i)
+			return pdnstest.MustRRset(t, zone, name, "A", 300, content), reconcile.WithOwner("default/" + name)
+		}
+		for i := range objects {
+			rr, owner := object(i, "192.0.2.1")
+			res, err := w.Apply(ctx, zone, rr, owner)
+			require.NoError(t, err)
+			require.Len(t, res.Applied, 1)
+		}
+
+		for _, phase := range []struct {
+			name     string
+			content  string
+			requests int
+			patches  int
+		}{
+			{"no-op", "192.0.2.1", 1 + meta, 0},
+			{"update", "192.0.2.2", 2 + meta, 1},
+			{"no-op after update", "192.0.2.2", 1 + meta, 0},
+		} {
+			rec.counts.Reset()
+			for i := range objects {
+				rr, owner := object(i, phase.content)
+				res, err := w.Apply(ctx, zone, rr, owner)
+				require.NoError(t, err)
+				assert.Equal(t, phase.requests, res.Requests, "%s of object %d", phase.name, i)
+				assert.Equal(t, phase.patches, res.Patches, "%s of object %d", phase.name, i)
+			}
+			assert.Zero(t, rec.counts.Method(http.MethodPost), "%s: POSTs", phase.name)
+			assert.Zero(t, rec.counts.Method(http.MethodDelete), "%s: DELETEs", phase.name)
+		}
 	})
 }
 

@@ -34,6 +34,9 @@ type op struct {
 	// released is set when a background release of the zone lock took
 	// over the turn (see freeLock).
 	released atomic.Bool
+	// freshClaimRecords counts the claim records the operation posted,
+	// which its read of the claims does not hold (claims.go, tidying).
+	freshClaimRecords int
 }
 
 // tally counts what one operation asked of the server; a lock freed in the
