@@ -41,7 +41,8 @@ import (
 //  3. It deletes its held-lock kind.
 //
 // An operation that expects to create (a key it asks for was not there when
-// its Reconciler last looked) takes the lock before it reads; any other
+// its Reconciler last read where it would be; a key at a name it never read
+// is guessed present) takes the lock before it reads; any other
 // reads first, and takes the lock and reads again only when its decision
 // needs the lock. An operation that finds nothing to write takes no lock: it
 // costs one read of the zone (and, with the metadata store, one of the

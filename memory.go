@@ -27,10 +27,13 @@ type zoneMemory struct {
 	// the empty key, each Apply or Remove under its RRset's key.
 	requeue *backoff.Requeue
 	// known holds the keys (hashed) the Reconciler last saw live in the
-	// zone, to guess whether an operation will create (op.expectsCreate);
-	// read is false until it read the whole zone or a name of it once.
-	known map[uint64]struct{}
-	read  bool
+	// zone; looked the names (hashed) it read one at a time, every type;
+	// whole is set once it read the whole zone. Together they tell a key
+	// known to be absent, which an operation expects to create
+	// (op.expectsCreate), from a key it knows nothing of.
+	known  map[uint64]struct{}
+	looked map[uint64]struct{}
+	whole  bool
 }
 
 func newZoneMemory(cfg config) *zoneMemory {
@@ -45,7 +48,8 @@ func (m *zoneMemory) reset(cfg config) {
 	m.refusals = make(map[string]refusalMemo)
 	m.requeue = backoff.NewRequeue(append([]backoff.RequeueOption{backoff.WithClock(cfg.clock)}, cfg.requeue...)...)
 	m.known = make(map[uint64]struct{})
-	m.read = false
+	m.looked = make(map[uint64]struct{})
+	m.whole = false
 }
 
 // keyHash hashes a key for the known set.
@@ -57,11 +61,23 @@ func keyHash(k rrset.Key) uint64 {
 	return h.Sum64()
 }
 
+// nameHash hashes a name for the looked set.
+func nameHash(name string) uint64 {
+	h := fnv.New64a()
+	_, _ = io.WriteString(h, name)
+	return h.Sum64()
+}
+
 // saw records the keys of a read: a whole zone replaces what was known, the
 // read of one name adds to it.
-func (m *zoneMemory) saw(obs *observation, whole bool) {
-	if whole {
+func (m *zoneMemory) saw(obs *observation, scope readScope) {
+	switch {
+	case scope.whole():
 		m.known = make(map[uint64]struct{}, obs.set.Len()+len(obs.disabled))
+		m.looked = make(map[uint64]struct{})
+		m.whole = true
+	case scope.typ == "":
+		m.looked[nameHash(scope.name)] = struct{}{}
 	}
 	for rr := range obs.set.Unordered() {
 		m.known[keyHash(rr.Key())] = struct{}{}
@@ -69,7 +85,6 @@ func (m *zoneMemory) saw(obs *observation, whole bool) {
 	for _, rr := range obs.disabled {
 		m.known[keyHash(rr.Key())] = struct{}{}
 	}
-	m.read = true
 }
 
 // learn records what a write created and deleted.
@@ -83,17 +98,20 @@ func (m *zoneMemory) learn(applied []rrset.Change) {
 	}
 }
 
-// knowsAll reports whether every key of desired was live when last seen.
-func (m *zoneMemory) knowsAll(desired *rrset.Set) bool {
-	if !m.read {
-		return false
-	}
+// knownAbsent reports whether a key of desired was absent when the
+// Reconciler last read where it would be, and not written since. A key at a
+// name it never read is not known absent: after a restart most of what a
+// controller applies is there already.
+func (m *zoneMemory) knownAbsent(desired *rrset.Set) bool {
 	for rr := range desired.Unordered() {
-		if _, ok := m.known[keyHash(rr.Key())]; !ok {
-			return false
+		if _, ok := m.known[keyHash(rr.Key())]; ok {
+			continue
+		}
+		if _, ok := m.looked[nameHash(rr.Name)]; m.whole || ok {
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 // gateIdle is how long a deletion-gate streak may go unobserved before it is

@@ -123,7 +123,7 @@ func (o *op) observe(z zonejson.Zone, md []powerdns.Metadata) (*observation, err
 		return nil, err
 	}
 	if o.gate.record {
-		o.mem.saw(obs, o.scope.whole())
+		o.mem.saw(obs, o.scope)
 	}
 	return obs, nil
 }
@@ -212,16 +212,18 @@ func (o *op) write(ctx context.Context, obs *observation, d decision) error {
 	return err
 }
 
-// expectsCreate reports whether a key the operation asks for was not live
-// when the Reconciler last read the zone (or it never read it): then the
-// operation takes the lock before it reads, rather than read, find the key
-// free, lock and read again. A wrong guess costs a lock that was not
-// needed, or a second read; never a wrong write.
+// expectsCreate reports whether a key the operation asks for was absent
+// when the Reconciler last read where it would be: then the operation takes
+// the lock before it reads, rather than read, find the key free, lock and
+// read again. A key the Reconciler knows nothing of (it never read the zone,
+// or that name) is guessed present, as it mostly is when a controller
+// restarts and reconciles its objects again. A wrong guess costs a lock
+// that was not needed, or a second read; never a wrong write.
 func (o *op) expectsCreate() bool {
 	if !o.gate.record || o.in.desired == nil || o.in.desired.Len() == 0 {
 		return false // a dry run, a read or a delete never creates
 	}
-	return !o.mem.knowsAll(o.in.desired)
+	return o.mem.knownAbsent(o.in.desired)
 }
 
 // freeLock releases the lock at the end of a write. When the caller gave up
