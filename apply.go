@@ -7,6 +7,7 @@ import (
 
 	"github.com/joeig/go-powerdns/v3"
 
+	"github.com/pdnskit/reconcile/internal/claimrec"
 	"github.com/pdnskit/reconcile/rrset"
 )
 
@@ -98,21 +99,25 @@ func (o *op) claim(ctx context.Context, obs *observation, changes []rrset.Change
 			written = append(written, c.New)
 		}
 	}
-	values := obs.claims.claims(written, o.r.cfg.clock.Now().UnixNano())
-	if values == nil {
+	rec := obs.claims.claims(written, o.r.cfg.clock.Now().UnixNano())
+	if rec == nil {
 		return nil
 	}
-	posted, err := o.postRecords(ctx, claimRecordPrefix, values)
+	posted, err := o.postRecords(ctx, claimrec.ClaimPrefix, rec)
 	o.freshClaimRecords += posted
 	return err
 }
 
-// postRecords posts a record's values as one new kind of prefix, or as
-// several when one POST would exceed the body limit (splitRecord), and
-// returns how many kinds it posted.
-func (o *op) postRecords(ctx context.Context, prefix string, values []string) (int, error) {
+// postRecords posts a record as one new kind of prefix, or as several when
+// one POST would exceed the body limit (splitRecord), and returns how many
+// kinds it posted.
+func (o *op) postRecords(ctx context.Context, prefix string, rec *claimrec.Record) (int, error) {
+	limit := o.r.cfg.maxPatchBytes
+	// A value at most half the body limit, so that a part holds at least
+	// the writer line and one value.
+	values := rec.Values(min(claimrec.ValueBytes, (limit-recordOverhead)/2))
 	posted := 0
-	for _, part := range splitRecord(values, o.r.cfg.maxPatchBytes) {
+	for _, part := range splitRecord(values, limit) {
 		if err := o.srv.addKind(ctx, o.zone, o.r.kind(prefix), part); err != nil {
 			return posted, err
 		}
@@ -183,14 +188,23 @@ func (o *op) release(ctx context.Context, obs *observation, applied []rrset.Chan
 			keys = append(keys, c.Key())
 		}
 	}
-	if values := obs.claims.releases(keys); values != nil {
-		if _, err := o.postRecords(ctx, releaseRecordPrefix, values); err != nil {
+	rec := obs.claims.releases(keys)
+	if rec != nil {
+		if _, err := o.postRecords(ctx, claimrec.ReleasePrefix, rec); err != nil {
 			return err
 		}
 	}
+	// Upkeep goes with the writes that change the writer's records: one
+	// that posts none (an update, most of a per-object controller's
+	// writes) leaves them as the last such write did, tidy, and skips
+	// reading every claim of the zone to find so. What a write cut short
+	// left untidy goes with the next that posts a record.
+	if rec == nil && o.freshClaimRecords == 0 && obs.claims.claimRecords() <= maxClaimRecords {
+		return nil
+	}
 	t := obs.claims.tidying(keys, o.freshClaimRecords)
 	if t.merged != nil {
-		if _, err := o.postRecords(ctx, claimRecordPrefix, t.merged); err != nil {
+		if _, err := o.postRecords(ctx, claimrec.ClaimPrefix, t.merged); err != nil {
 			return err
 		}
 	}

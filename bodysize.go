@@ -2,9 +2,10 @@ package reconcile
 
 import (
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/joeig/go-powerdns/v3"
+
+	"github.com/pdnskit/reconcile/internal/jsonlen"
 )
 
 // patchEntrySize is the number of bytes rr takes when go-powerdns encodes it
@@ -14,16 +15,16 @@ import (
 func patchEntrySize(rr powerdns.RRset) int {
 	var o object
 	if rr.Name != nil {
-		o.field("name", jsonStringLen(*rr.Name))
+		o.field("name", jsonlen.String(*rr.Name))
 	}
 	if rr.Type != nil {
-		o.field("type", jsonStringLen(string(*rr.Type)))
+		o.field("type", jsonlen.String(string(*rr.Type)))
 	}
 	if rr.TTL != nil {
 		o.field("ttl", len(strconv.FormatUint(uint64(*rr.TTL), 10)))
 	}
 	if rr.ChangeType != nil {
-		o.field("changetype", jsonStringLen(string(*rr.ChangeType)))
+		o.field("changetype", jsonlen.String(string(*rr.ChangeType)))
 	}
 	if rr.Records == nil {
 		o.field("records", len("null"))
@@ -50,7 +51,7 @@ func arraySize[T any](items []T, size func(T) int) int {
 func recordSize(r powerdns.Record) int {
 	var o object
 	if r.Content != nil {
-		o.field("content", jsonStringLen(*r.Content))
+		o.field("content", jsonlen.String(*r.Content))
 	}
 	if r.Disabled != nil {
 		o.field("disabled", boolLen(*r.Disabled))
@@ -64,10 +65,10 @@ func recordSize(r powerdns.Record) int {
 func commentSize(c powerdns.Comment) int {
 	var o object
 	if c.Content != nil {
-		o.field("content", jsonStringLen(*c.Content))
+		o.field("content", jsonlen.String(*c.Content))
 	}
 	if c.Account != nil {
-		o.field("account", jsonStringLen(*c.Account))
+		o.field("account", jsonlen.String(*c.Account))
 	}
 	if c.ModifiedAt != nil {
 		o.field("modified_at", len(strconv.FormatUint(*c.ModifiedAt, 10)))
@@ -93,37 +94,4 @@ func boolLen(b bool) int {
 		return len("true")
 	}
 	return len("false")
-}
-
-// jsonStringLen is the length of s encoded as a JSON string by
-// encoding/json, which escapes HTML characters, control characters, U+2028,
-// U+2029 and invalid UTF-8.
-func jsonStringLen(s string) int {
-	n := 2 // quotes
-	for i := 0; i < len(s); {
-		b := s[i]
-		if b < utf8.RuneSelf {
-			switch {
-			case b == '"' || b == '\\' || b == '\n' || b == '\r' || b == '\t' || b == '\b' || b == '\f':
-				n += 2
-			case b < 0x20 || b == '<' || b == '>' || b == '&':
-				n += 6 // \u00XX
-			default:
-				n++
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			n += 6 // \ufffd
-		case r == '\u2028' || r == '\u2029':
-			n += 6
-		default:
-			n += size
-		}
-		i += size
-	}
-	return n
 }

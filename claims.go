@@ -2,14 +2,13 @@ package reconcile
 
 import (
 	"cmp"
-	"crypto/sha256"
-	"encoding/hex"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/joeig/go-powerdns/v3"
 
+	"github.com/pdnskit/reconcile/internal/claimrec"
+	"github.com/pdnskit/reconcile/internal/jsonlen"
 	"github.com/pdnskit/reconcile/rrset"
 )
 
@@ -19,12 +18,10 @@ import (
 // Claims live in records, each a metadata kind written once, whole, with one
 // POST, by one Reconciler instance, and deleted whole; no kind is ever
 // rewritten, so a reader never sees a claim missing while it is rewritten
-// (PowerDNS carries out a PUT as a delete and then inserts):
-//
-//   - a claim record, X-PDNSKIT-O-<instance>-<n>: "writer <name>", then one
-//     "claim <name> <type> <stamp> [<owner>]" per RRset claimed;
-//   - a release record, X-PDNSKIT-R-<instance>-<n>: "writer <name>", then
-//     one "release <name> <type> <claim record>" per claim it cancels.
+// (PowerDNS carries out a PUT as a delete and then inserts). A claim record
+// (X-PDNSKIT-O-…) names its writer and the RRsets it claims, each with a
+// stamp and the owner; a release record (X-PDNSKIT-R-…) names the claims it
+// cancels. How they are spelt is internal/claimrec's.
 //
 // A write adds a claim record for the RRsets it creates, adopts or hands
 // over before it writes them, and a release record for the RRsets it
@@ -47,18 +44,8 @@ import (
 // another writer's (creations, adoptions, takeovers): on a shared SQL
 // database two concurrent POSTs to one kind may lose or duplicate a value,
 // and a kind per write avoids that too. Versions before this scheme kept
-// one kind per writer, X-PDNSKIT-OWNER-<hash>, with "claim <name> <type>
-// <unix seconds>" values; such a kind is read as a claim record, and is
-// cancelled and merged away like any other.
-const (
-	claimRecordPrefix   = "X-PDNSKIT-O-"
-	releaseRecordPrefix = "X-PDNSKIT-R-"
-	legacyClaimPrefix   = "X-PDNSKIT-OWNER-"
-	recordWriter        = "writer "
-	claimLine           = "claim "
-	releaseLine         = "release "
-)
-
+// one kind per writer, X-PDNSKIT-OWNER-<hash>; such a kind is read as a
+// claim record, and is cancelled and merged away like any other.
 // maxClaimRecords is how many claim records of the writer a zone may hold
 // before the smallest are merged; mergeDownTo is how many remain after.
 const (
@@ -77,10 +64,8 @@ type claim struct {
 type claimRecord struct {
 	kind     string
 	release  bool
-	stamp    int64 // its latest stamp
 	claims   map[rrset.Key]claim
 	releases map[string][]rrset.Key // claim record → keys it cancels
-	active   int                    // claims no release cancels
 }
 
 // claimBook is the ownership claims read from a zone's metadata.
@@ -95,12 +80,21 @@ type claimBook struct {
 	// maxStamp is the latest stamp of any claim read: a new claim is
 	// stamped after it.
 	maxStamp int64
+	// md is the listing read; scoped is set when the book holds only the
+	// claims of keys its read covered (records included), so that upkeep,
+	// which needs them all, reads the listing whole (book.whole).
+	md     []powerdns.Metadata
+	scoped bool
 }
 
-// readClaims reads every writer's claims from a listing of the zone's
-// metadata, for writer. A nil or empty listing is an empty book.
-func readClaims(md []powerdns.Metadata, writer string) *claimBook {
-	b := &claimBook{writer: writer, owners: make(map[rrset.Key]claim), mine: make(map[rrset.Key][]claim)}
+// readClaims reads every writer's claims on the keys scope covers from a
+// listing of the zone's metadata, for writer. A nil or empty listing is an
+// empty book. Reading only what the operation covers is what keeps a
+// per-object Apply in a zone of many claims from paying for all of them:
+// a claim read is a map entry built.
+func readClaims(md []powerdns.Metadata, writer string, scope readScope) *claimBook {
+	b := &claimBook{writer: writer, owners: make(map[rrset.Key]claim), mine: make(map[rrset.Key][]claim),
+		md: md, scoped: !scope.whole()}
 	if len(md) == 0 {
 		return b
 	}
@@ -114,10 +108,11 @@ func readClaims(md []powerdns.Metadata, writer string) *claimBook {
 		if m.Kind == nil {
 			continue
 		}
-		rec, owner := parseRecord(string(*m.Kind), m.Metadata)
+		rec, owner, latest := parseRecord(string(*m.Kind), m.Metadata, scope)
 		if rec == nil {
 			continue
 		}
+		b.maxStamp = max(b.maxStamp, latest)
 		records = append(records, rec)
 		for target, keys := range rec.releases {
 			if cancelled[owner] == nil {
@@ -126,9 +121,6 @@ func readClaims(md []powerdns.Metadata, writer string) *claimBook {
 			for _, k := range keys {
 				cancelled[owner][ref{target, k}] = true
 			}
-		}
-		for _, c := range rec.claims {
-			b.maxStamp = max(b.maxStamp, c.stamp)
 		}
 		if owner == writer {
 			b.records = append(b.records, rec)
@@ -139,7 +131,6 @@ func readClaims(md []powerdns.Metadata, writer string) *claimBook {
 			if cancelled[c.writer][ref{rec.kind, k}] {
 				continue
 			}
-			rec.active++
 			cur, ok := b.owners[k]
 			if !ok || c.stamp > cur.stamp || (c.stamp == cur.stamp && c.writer < cur.writer) {
 				b.owners[k] = c
@@ -152,69 +143,52 @@ func readClaims(md []powerdns.Metadata, writer string) *claimBook {
 	return b
 }
 
-// parseRecord reads one metadata kind as a record, with its writer; nil
-// when the kind is not a record of this library, or not yet whole (its
-// writer line missing: a reader may see the values of a kind being
-// created one by one).
-func parseRecord(kind string, values []string) (*claimRecord, string) {
-	release := strings.HasPrefix(kind, releaseRecordPrefix)
-	legacy := strings.HasPrefix(kind, legacyClaimPrefix)
-	if !release && !legacy && !strings.HasPrefix(kind, claimRecordPrefix) {
-		return nil, ""
+// whole is the book of every key: b itself, or, when b is scoped, the
+// listing b was read from, read whole.
+func (b *claimBook) whole() *claimBook {
+	if !b.scoped {
+		return b
 	}
-	rec := &claimRecord{kind: kind, release: release}
-	writer := ""
-	for _, v := range values {
-		switch {
-		case strings.HasPrefix(v, recordWriter):
-			writer = strings.TrimPrefix(v, recordWriter)
-		case !release && strings.HasPrefix(v, claimLine):
-			f := strings.Fields(strings.TrimPrefix(v, claimLine))
-			if len(f) < 3 || len(f) > 4 {
-				continue
-			}
-			stamp, err := strconv.ParseInt(f[2], 10, 64)
-			if err != nil {
-				continue
-			}
-			c := claim{stamp: stamp, record: kind}
-			if len(f) == 4 {
-				c.owner = f[3]
-			}
-			if rec.claims == nil {
-				rec.claims = make(map[rrset.Key]claim)
-			}
-			rec.claims[claimKey(f[0], f[1])] = c
-			rec.stamp = max(rec.stamp, stamp)
-		case release && strings.HasPrefix(v, releaseLine):
-			f := strings.Fields(strings.TrimPrefix(v, releaseLine))
-			if len(f) != 3 {
-				continue
-			}
-			if rec.releases == nil {
-				rec.releases = make(map[string][]rrset.Key)
-			}
-			rec.releases[f[2]] = append(rec.releases[f[2]], claimKey(f[0], f[1]))
+	return readClaims(b.md, b.writer, readScope{})
+}
+
+// parseRecord reads one metadata kind as a record, with its writer and the
+// latest stamp of its claims; nil when the kind is not a record of this
+// library, or not yet whole. The record holds only the claims and releases
+// of keys scope covers.
+func parseRecord(kind string, values []string, scope readScope) (*claimRecord, string, int64) {
+	r, ok := claimrec.Parse(kind, values)
+	if !ok {
+		return nil, "", 0
+	}
+	rec := &claimRecord{kind: kind, release: claimrec.IsRelease(kind)}
+	var latest int64
+	for _, c := range r.Claims {
+		latest = max(latest, c.Stamp)
+		k := claimKey(c.Name, c.Type)
+		if !scope.covers(k) {
+			continue
 		}
+		if rec.claims == nil {
+			rec.claims = make(map[rrset.Key]claim)
+		}
+		rec.claims[k] = claim{writer: r.Writer, owner: c.Owner, stamp: c.Stamp, record: kind}
 	}
-	if writer == "" || (legacy && legacyKind(writer) != kind) {
-		return nil, ""
+	for _, rl := range r.Releases {
+		k := claimKey(rl.Name, rl.Type)
+		if !scope.covers(k) {
+			continue
+		}
+		if rec.releases == nil {
+			rec.releases = make(map[string][]rrset.Key)
+		}
+		rec.releases[rl.Record] = append(rec.releases[rl.Record], k)
 	}
-	for k, c := range rec.claims {
-		c.writer = writer
-		rec.claims[k] = c
-	}
-	return rec, writer
+	return rec, r.Writer, latest
 }
 
 func claimKey(name, typ string) rrset.Key {
 	return rrset.Key{Name: strings.ToLower(name), Type: strings.ToUpper(typ)}
-}
-
-// legacyKind is the one kind per writer that earlier versions wrote.
-func legacyKind(writer string) string {
-	sum := sha256.Sum256([]byte(writer))
-	return legacyClaimPrefix + strings.ToUpper(hex.EncodeToString(sum[:8]))
 }
 
 // owner returns who holds k by the claims; the zero ownership when nobody
@@ -230,43 +204,39 @@ func (b *claimBook) owner(k rrset.Key) ownership {
 	return ownership{writer: c.writer, owner: c.owner}
 }
 
-// claims returns the claim record values for rrs, the RRsets a write is
-// about to write as the writer, stamped after every claim read (never
-// before now): nil when each of them is claimed already by the writer for
-// the same owner.
-func (b *claimBook) claims(rrs []*rrset.RRset, now int64) []string {
-	var values []string
+// claims returns the claim record for rrs, the RRsets a write is about to
+// write as the writer, stamped after every claim read (never before now):
+// nil when each of them is claimed already by the writer for the same
+// owner.
+func (b *claimBook) claims(rrs []*rrset.RRset, now int64) *claimrec.Record {
+	rec := claimrec.Record{Writer: b.writer}
 	stamp := max(now, b.maxStamp+1)
 	for _, rr := range rrs {
 		cur := b.owners[rr.Key()]
 		if cur.writer == b.writer && (rr.Owner == "" || rr.Owner == cur.owner) {
 			continue
 		}
-		v := claimLine + rr.Name + " " + rr.Type + " " + strconv.FormatInt(stamp, 10)
-		if rr.Owner != "" {
-			v += " " + rr.Owner
-		}
-		values = append(values, v)
+		rec.Claims = append(rec.Claims, claimrec.Claim{Name: rr.Name, Type: rr.Type, Stamp: stamp, Owner: rr.Owner})
 	}
-	if len(values) == 0 {
+	if len(rec.Claims) == 0 {
 		return nil
 	}
-	return append([]string{recordWriter + b.writer}, values...)
+	return &rec
 }
 
-// releases returns the release record values that cancel every active claim
-// of the writer on keys: nil when it has none.
-func (b *claimBook) releases(keys []rrset.Key) []string {
-	var values []string
+// releases returns the release record that cancels every active claim of
+// the writer on keys: nil when it has none.
+func (b *claimBook) releases(keys []rrset.Key) *claimrec.Record {
+	rec := claimrec.Record{Writer: b.writer}
 	for _, k := range keys {
 		for _, c := range b.mine[k] {
-			values = append(values, releaseLine+k.Name+" "+k.Type+" "+c.record)
+			rec.Releases = append(rec.Releases, claimrec.Release{Name: k.Name, Type: k.Type, Record: c.record})
 		}
 	}
-	if len(values) == 0 {
+	if len(rec.Releases) == 0 {
 		return nil
 	}
-	return append([]string{recordWriter + b.writer}, values...)
+	return &rec
 }
 
 // stale returns the keys the writer claims that it does not hold (held
@@ -288,7 +258,7 @@ func (b *claimBook) stale(held func(rrset.Key) bool, before int64) []rrset.Key {
 // tidy is what a write may do to keep the writer's records few: post merged
 // (when not nil), then delete drop in order.
 type tidy struct {
-	merged []string
+	merged *claimrec.Record
 	drop   []string
 }
 
@@ -307,6 +277,7 @@ type tidy struct {
 // end a write with one record over the bound, and the next write that
 // claims nothing, a per-object controller's update, would pay the merge.
 func (b *claimBook) tidying(released []rrset.Key, fresh int) tidy {
+	b = b.whole()
 	gone := make(map[string]bool)
 	cancelled := make(map[rrset.Key]bool, len(released))
 	for _, k := range released {
@@ -359,13 +330,9 @@ func (b *claimBook) tidying(released []rrset.Key, fresh int) tidy {
 		// One claim per key, the latest: an older one of the writer's
 		// decides nothing.
 		entries = slices.CompactFunc(entries, func(x, y entry) bool { return x.k == y.k })
-		t.merged = []string{recordWriter + b.writer}
+		t.merged = &claimrec.Record{Writer: b.writer}
 		for _, e := range entries {
-			v := claimLine + e.k.Name + " " + e.k.Type + " " + strconv.FormatInt(e.c.stamp, 10)
-			if e.c.owner != "" {
-				v += " " + e.c.owner
-			}
-			t.merged = append(t.merged, v)
+			t.merged.Claims = append(t.merged.Claims, claimrec.Claim{Name: e.k.Name, Type: e.k.Type, Stamp: e.c.stamp, Owner: e.c.owner})
 		}
 	}
 	// Claim records first, then the releases that cancel them: a release
@@ -409,14 +376,14 @@ func splitRecord(values []string, limit int) [][]string {
 		return [][]string{values}
 	}
 	header := values[0]
-	budget := max(limit-recordOverhead-jsonStringLen(header), 1)
+	budget := max(limit-recordOverhead-jsonlen.String(header), 1)
 	var (
 		out  [][]string
 		part = []string{header}
 		size int
 	)
 	for _, v := range values[1:] {
-		n := jsonStringLen(v) + 1 // and its comma
+		n := jsonlen.String(v) + 1 // and its comma
 		if len(part) > 1 && size+n > budget {
 			out = append(out, part)
 			part, size = []string{header}, 0
@@ -425,6 +392,17 @@ func splitRecord(values []string, limit int) [][]string {
 		size += n
 	}
 	return append(out, part)
+}
+
+// claimRecords is how many claim records the writer has.
+func (b *claimBook) claimRecords() int {
+	n := 0
+	for _, rec := range b.records {
+		if !rec.release {
+			n++
+		}
+	}
+	return n
 }
 
 func (b *claimBook) hasRecord(kind string) bool {

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/pdnskit/reconcile/internal/claimrec"
 	"github.com/pdnskit/reconcile/rrset"
 )
 
@@ -49,11 +50,11 @@ func TestReadClaims(t *testing.T) {
 		// Not ours at all.
 		[]string{"ALLOW-AXFR-FROM", "AUTO-NS"},
 		// Earlier versions: one kind per writer.
-		[]string{legacyKind("old"), "writer old", "claim e." + testZone + " A 5"},
+		[]string{claimrec.LegacyKind("old"), "writer old", "claim e." + testZone + " A 5"},
 		[]string{"X-PDNSKIT-OWNER-0000", "writer forged", "claim f." + testZone + " A 5"},
 		[]string{"X-PDNSKIT-O-AAA-5", "writer me", "claim broken", "claim g." + testZone + " A notanumber", "other"},
 	)
-	b := readClaims(listing, "me")
+	b := readClaims(listing, "me", readScope{})
 	assert.Equal(t, ownership{}, b.owner(key("a", "A")), "released")
 	assert.Equal(t, ownership{writer: "me", owner: "ns/b2"}, b.owner(key("b", "A")))
 	assert.Equal(t, ownership{writer: "me"}, b.owner(key("c", "A")), "the latest claim wins")
@@ -71,19 +72,23 @@ func TestReadClaims(t *testing.T) {
 func TestClaimsAndReleases(t *testing.T) {
 	b := readClaims(md(
 		[]string{"X-PDNSKIT-O-AAA-1", "writer me", claimOf("a", "A", 10, "ns/a"), claimOf("b", "A", 10, "")},
-	), "me")
+	), "me", readScope{})
 	a := &rrset.RRset{Name: "a." + testZone, Type: "A", Owner: "ns/a"}
 	aOther := &rrset.RRset{Name: "a." + testZone, Type: "A", Owner: "ns/z"}
 	aNoOwner := &rrset.RRset{Name: "a." + testZone, Type: "A"}
 	c := &rrset.RRset{Name: "c." + testZone, Type: "A"}
 
 	assert.Nil(t, b.claims([]*rrset.RRset{a, aNoOwner}, 5), "claimed already for that owner, or for any")
-	assert.Equal(t, []string{"writer me", claimOf("a", "A", 11, "ns/z"), claimOf("c", "A", 11, "")},
-		b.claims([]*rrset.RRset{aOther, c}, 5), "stamped after every claim read")
-	assert.Equal(t, []string{"writer me", claimOf("c", "A", 99, "")}, b.claims([]*rrset.RRset{c}, 99), "or at now")
+	assert.Equal(t, &claimrec.Record{Writer: "me", Claims: []claimrec.Claim{
+		{Name: "a." + testZone, Type: "A", Stamp: 11, Owner: "ns/z"},
+		{Name: "c." + testZone, Type: "A", Stamp: 11},
+	}}, b.claims([]*rrset.RRset{aOther, c}, 5), "stamped after every claim read")
+	assert.Equal(t, &claimrec.Record{Writer: "me", Claims: []claimrec.Claim{{Name: "c." + testZone, Type: "A", Stamp: 99}}},
+		b.claims([]*rrset.RRset{c}, 99), "or at now")
 
 	assert.Nil(t, b.releases([]rrset.Key{key("c", "A")}))
-	assert.Equal(t, []string{"writer me", "release b." + testZone + " A X-PDNSKIT-O-AAA-1"}, b.releases([]rrset.Key{key("b", "A")}))
+	assert.Equal(t, &claimrec.Record{Writer: "me", Releases: []claimrec.Release{{Name: "b." + testZone, Type: "A", Record: "X-PDNSKIT-O-AAA-1"}}},
+		b.releases([]rrset.Key{key("b", "A")}))
 
 	held := func(k rrset.Key) bool { return k == key("a", "A") }
 	assert.Equal(t, []rrset.Key{key("b", "A")}, b.stale(held, 11))
@@ -97,7 +102,7 @@ func TestTidying(t *testing.T) {
 			[]string{"X-PDNSKIT-O-AAA-2", "writer me", claimOf("b", "A", 11, ""), claimOf("c", "A", 11, "")},
 			[]string{"X-PDNSKIT-R-AAA-3", "writer me", "release a." + testZone + " A X-PDNSKIT-O-AAA-1"},
 			[]string{"X-PDNSKIT-R-AAA-4", "writer me", "release b." + testZone + " A X-PDNSKIT-O-AAA-2"},
-		), "me")
+		), "me", readScope{})
 		got := b.tidying(nil, 0)
 		assert.Nil(t, got.merged)
 		assert.Equal(t, []string{"X-PDNSKIT-O-AAA-1", "X-PDNSKIT-R-AAA-3"}, got.drop,
@@ -117,18 +122,19 @@ func TestTidying(t *testing.T) {
 		for i := 1; i <= maxClaimRecords; i++ {
 			listing = append(listing, []string{fmt.Sprintf("X-PDNSKIT-O-AAA-%d", i), "writer me", claimOf(fmt.Sprintf("s%02d", i), "A", int64(i+1), "")})
 		}
-		b := readClaims(md(listing...), "me")
+		b := readClaims(md(listing...), "me", readScope{})
 		got := b.tidying(nil, 0)
 		require.NotNil(t, got.merged)
 		merged := maxClaimRecords + 1 - mergeDownTo + 1
-		assert.Len(t, got.merged, 1+merged, "the writer line and one claim per merged record")
+		assert.Len(t, got.merged.Claims, merged, "one claim per merged record")
 		assert.Len(t, got.drop, merged)
 		assert.NotContains(t, got.drop, "X-PDNSKIT-O-AAA-0", "the large record is not rewritten")
-		for _, v := range got.merged[1:] {
-			assert.False(t, strings.Contains(v, " big"), v)
+		for _, c := range got.merged.Claims {
+			assert.False(t, strings.HasPrefix(c.Name, "big"), c.Name)
 		}
 		// What is merged reads back as the same claims.
-		after := readClaims(append(md(listing...), md(append([]string{"X-PDNSKIT-O-AAA-99"}, got.merged...))...), "me")
+		record := append([]string{"X-PDNSKIT-O-AAA-99"}, got.merged.Values(claimrec.ValueBytes)...)
+		after := readClaims(append(md(listing...), md(record)...), "me", readScope{})
 		for k := range b.owners {
 			assert.Equal(t, b.owner(k), after.owner(k), "%s", k)
 		}
@@ -138,14 +144,14 @@ func TestTidying(t *testing.T) {
 		for i := 1; i <= maxClaimRecords; i++ {
 			listing = append(listing, []string{fmt.Sprintf("X-PDNSKIT-O-AAA-%d", i), "writer me", claimOf(fmt.Sprintf("s%02d", i), "A", int64(i), "")})
 		}
-		b := readClaims(md(listing...), "me")
+		b := readClaims(md(listing...), "me", readScope{})
 		assert.Nil(t, b.tidying(nil, 0).merged, "at the bound: nothing to merge")
 
 		got := b.tidying(nil, 1)
 		require.NotNil(t, got.merged, "one fresh record puts the zone over the bound")
 		read := maxClaimRecords + 1 - mergeDownTo + 1
 		assert.Len(t, got.drop, read, "so many read records merge that mergeDownTo remain with the fresh one")
-		assert.Len(t, got.merged, 1+read)
+		assert.Len(t, got.merged.Claims, read)
 
 		got = b.tidying(nil, 3*maxClaimRecords)
 		assert.Len(t, got.drop, maxClaimRecords, "many fresh records: every read record merges into one, the fresh ones stay")
@@ -155,7 +161,7 @@ func TestTidying(t *testing.T) {
 		for i := 1; i <= maxClaimRecords+1; i++ {
 			listing = append(listing, []string{fmt.Sprintf("X-PDNSKIT-O-AAA-%d", i), "writer me", claimOf("same", "A", int64(i), fmt.Sprintf("o%d", i))})
 		}
-		got := readClaims(md(listing...), "me").tidying(nil, 0)
+		got := readClaims(md(listing...), "me", readScope{}).tidying(nil, 0)
 		require.NotNil(t, got.merged)
 		latest := 0
 		for _, kind := range got.drop {
@@ -163,7 +169,9 @@ func TestTidying(t *testing.T) {
 			require.NoError(t, err)
 			latest = max(latest, n)
 		}
-		assert.Equal(t, []string{"writer me", claimOf("same", "A", int64(latest), fmt.Sprintf("o%d", latest))}, got.merged)
+		assert.Equal(t, &claimrec.Record{Writer: "me", Claims: []claimrec.Claim{
+			{Name: "same." + testZone, Type: "A", Stamp: int64(latest), Owner: fmt.Sprintf("o%d", latest)},
+		}}, got.merged)
 	})
 }
 
@@ -195,4 +203,35 @@ func TestSplitRecord(t *testing.T) {
 		})
 	}
 	assert.Equal(t, [][]string{{"writer w"}}, splitRecord([]string{"writer w"}, 1024))
+}
+
+// TestReadClaimsScoped: a book read for one name holds what the whole book
+// holds at that name, stamps new claims after every claim of the zone, and
+// plans the same upkeep as the whole book.
+func TestReadClaimsScoped(t *testing.T) {
+	var listing [][]string
+	for i := 1; i <= maxClaimRecords+2; i++ {
+		listing = append(listing, []string{fmt.Sprintf("X-PDNSKIT-O-AAA-%d", i), "writer me",
+			claimOf(fmt.Sprintf("n%02d", i), "A", int64(i), ""), claimOf("shared", "A", int64(i), fmt.Sprintf("o%d", i))})
+	}
+	listing = append(listing,
+		[]string{"X-PDNSKIT-O-BBB-1", "writer them", claimOf("zz", "A", 99, "")},
+		[]string{"X-PDNSKIT-R-AAA-50", "writer me", "release shared." + testZone + " A X-PDNSKIT-O-AAA-3", "release n01." + testZone + " A X-PDNSKIT-O-AAA-1"},
+	)
+	whole := readClaims(md(listing...), "me", readScope{})
+	for _, scope := range []readScope{{name: key("shared", "A").Name}, {name: key("n01", "A").Name, typ: "A"}, {name: key("none", "A").Name}} {
+		t.Run(scope.name, func(t *testing.T) {
+			b := readClaims(md(listing...), "me", scope)
+			for k := range whole.owners {
+				if scope.covers(k) {
+					assert.Equal(t, whole.owner(k), b.owner(k), "%s", k)
+					assert.Equal(t, whole.mine[k], b.mine[k], "%s", k)
+				} else {
+					assert.Equal(t, ownership{}, b.owner(k), "%s is not read", k)
+				}
+			}
+			assert.Equal(t, int64(99), b.maxStamp, "stamped after every claim of the zone")
+			assert.Equal(t, whole.tidying(nil, 1), b.tidying(nil, 1))
+		})
+	}
 }

@@ -41,7 +41,7 @@ func setOf(t *testing.T, rrs ...rrset.RRset) *rrset.Set {
 func obsOf(t *testing.T, live ...rrset.RRset) *observation {
 	t.Helper()
 	soa := rr(t, "", "@", "SOA", "ns1.example.net. hostmaster.example.com. 1 10800 3600 604800 3600")
-	return &observation{set: setOf(t, append([]rrset.RRset{soa}, live...)...), claims: readClaims(nil, "me")}
+	return &observation{set: setOf(t, append([]rrset.RRset{soa}, live...)...), claims: readClaims(nil, "me", readScope{})}
 }
 
 // memory is a recall whose gate is open for the keys in open, and which

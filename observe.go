@@ -68,7 +68,7 @@ func observe(zone string, z zonejson.Zone, md []powerdns.Metadata, writer string
 	}
 	obs := &observation{
 		foreign:         make(map[rrset.Key][]powerdns.Comment),
-		claims:          readClaims(md, writer),
+		claims:          readClaims(md, writer, scope),
 		serialRewritten: rrset.SOASerialRewritten(z.SOAEditAPI, z.SOAEdit),
 	}
 	set, err := rrset.NewSet(zone)

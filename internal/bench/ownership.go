@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strconv"
 
 	"github.com/joeig/go-powerdns/v3"
+
+	"github.com/pdnskit/reconcile/internal/claimrec"
 )
 
 // Store is where a writer records that an RRset is ManagedBy's.
@@ -40,8 +41,8 @@ func (o Ownership) comments() []powerdns.Comment {
 	return o.Comments
 }
 
-// The metadata kinds the benchmark writes, in the library's format (see
-// claims.go at the module root): claim records X-PDNSKIT-O-…, release
+// The metadata kinds the benchmark writes, as the library writes them (see
+// claims.go at the module root, internal/claimrec): claim records X-PDNSKIT-O-…, release
 // records X-PDNSKIT-R-…, each written once, whole, by one POST. The
 // library reads any such kind as a record of the writer its first value
 // names, so a zone seeded with SeedClaimKind is the library's own.
@@ -52,26 +53,24 @@ const (
 )
 
 // ClaimValues are the values of a claim record in which ManagedBy claims
-// specs, stamped stamp (Unix nanoseconds, as the library stamps).
+// specs, stamped stamp (Unix nanoseconds, as the library stamps), spelt as
+// the library spells them (internal/claimrec).
 func ClaimValues(specs []Spec, stamp int64) []string {
-	out := make([]string, 0, len(specs)+1)
-	out = append(out, "writer "+ManagedBy)
-	ts := strconv.FormatInt(stamp, 10)
-	for _, s := range specs {
-		out = append(out, "claim "+s.FQDN()+" "+s.Type+" "+ts)
+	rec := claimrec.Record{Writer: ManagedBy, Claims: make([]claimrec.Claim, len(specs))}
+	for i, s := range specs {
+		rec.Claims[i] = claimrec.Claim{Name: s.FQDN(), Type: s.Type, Stamp: stamp}
 	}
-	return out
+	return rec.Values(claimrec.ValueBytes)
 }
 
 // ReleaseValues are the values of a release record that cancels the claims
 // on specs made in the claim record claimKind.
 func ReleaseValues(specs []Spec, claimKind string) []string {
-	out := make([]string, 0, len(specs)+1)
-	out = append(out, "writer "+ManagedBy)
-	for _, s := range specs {
-		out = append(out, "release "+s.FQDN()+" "+s.Type+" "+claimKind)
+	rec := claimrec.Record{Writer: ManagedBy, Releases: make([]claimrec.Release, len(specs))}
+	for i, s := range specs {
+		rec.Releases[i] = claimrec.Release{Name: s.FQDN(), Type: s.Type, Record: claimKind}
 	}
-	return out
+	return rec.Values(claimrec.ValueBytes)
 }
 
 // MetadataBody is the body of a POST of a metadata kind.

@@ -94,12 +94,12 @@ func TestBodies(t *testing.T) {
 func TestClaimAndReleaseValues(t *testing.T) {
 	specs := Workload(3)
 	claims := ClaimValues(specs, 42)
-	want := []string{"writer " + ManagedBy, "claim host-0.bench.example. A 42", "claim host-1.bench.example. A 42", "claim host-2.bench.example. A 42"}
+	want := []string{"writer " + ManagedBy, "claims host-0.bench.example. A 42 = host-1.bench.example. A 42 = host-2.bench.example. A 42 ="}
 	if strings.Join(claims, "|") != strings.Join(want, "|") {
 		t.Errorf("claims = %q, want %q", claims, want)
 	}
 	releases := ReleaseValues(specs[1:2], SeedClaimKind)
-	if want := []string{"writer " + ManagedBy, "release host-1.bench.example. A " + SeedClaimKind}; strings.Join(releases, "|") != strings.Join(want, "|") {
+	if want := []string{"writer " + ManagedBy, "releases host-1.bench.example. A " + SeedClaimKind}; strings.Join(releases, "|") != strings.Join(want, "|") {
 		t.Errorf("releases = %q, want %q", releases, want)
 	}
 	body, err := MetadataBody(FloorClaimKind, claims)
@@ -107,7 +107,7 @@ func TestClaimAndReleaseValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	var md powerdns.Metadata
-	if err := json.Unmarshal(body, &md); err != nil || md.Kind == nil || string(*md.Kind) != FloorClaimKind || len(md.Metadata) != 4 {
+	if err := json.Unmarshal(body, &md); err != nil || md.Kind == nil || string(*md.Kind) != FloorClaimKind || len(md.Metadata) != 2 {
 		t.Errorf("metadata body %s decodes to %+v, %v", body, md, err)
 	}
 }
