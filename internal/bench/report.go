@@ -162,7 +162,9 @@ func (r *report) method() {
 		"without `WithOwner` so that it leaves the same zone as the other writers.\n" +
 		"- **(b) filtered GET + PATCH per object**: a per-object controller without the library. For each object, one filtered GET of its RRset " +
 		"(`?rrset_name=…&rrset_type=…`, go-powerdns `Records.Get`) and, when it is not as wanted, one PATCH of that RRset alone " +
-		"(`Records.Patch`, or `Records.Delete` for a deleted object). Where the library keeps ownership in metadata, (b) records none.\n" +
+		"(`Records.Patch`, or `Records.Delete` for a deleted object), with the ownership comments where the library writes comments. Where the library keeps ownership in metadata, " +
+		"(b) keeps it there as the library does: with each object one GET of the zone's metadata (`Metadata.List`), a claim record POSTed before the PATCH that creates an RRset " +
+		"and a release record after the one that deletes it.\n" +
 		"- **(b′) blind PATCH per object**: what dns-operator does: one PATCH per object, sent without reading anything first, also when nothing changed.\n" +
 		"- **(c) the floor**: what PowerDNS itself costs to hold the same data: one GET of the zone (the body read and dropped, not decoded), " +
 		"where ownership lives in metadata one GET of the zone's metadata, and the writes, every body encoded (as go-powerdns encodes) before the clock started: " +

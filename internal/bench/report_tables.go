@@ -101,9 +101,9 @@ func (r *report) perObject() {
 	}
 	r.p("## Per-object writes")
 	r.p("One object per RRset in one zone, reconciled one after another: (d) `Reconciler.Apply` (`Remove` for a deleted object), (b) one filtered GET " +
-		"and, when the RRset is not as wanted, one PATCH, (b′) one blind PATCH (dns-operator). Each cell: the median time of reconciling all the " +
+		"and, when the RRset is not as wanted, one PATCH (where ownership lives in metadata, also a GET of the zone's metadata, and a claim or release record around a create or delete), (b′) one blind PATCH (dns-operator). Each cell: the median time of reconciling all the " +
 		"scenario's objects, the time per object (that median divided by the objects), and the requests per object (by method, every run the same unless a range shows). " +
-		"In *no-op sync* every object is reconciled and nothing changes (a resync): (d)/(b) there is a steady-state Apply against one filtered GET.")
+		"In *no-op sync* every object is reconciled and nothing changes (a resync): (d)/(b) there is a steady-state Apply against one filtered GET (and the metadata GET, where ownership lives there).")
 	r.table([]string{"PowerDNS", "RRsets", "scenario", "(d) Apply", "(b) filtered GET (+ PATCH)", "(b′) blind PATCH", "objects", "(d)/(b)", "(d)/(b′)"}, rows)
 }
 

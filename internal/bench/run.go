@@ -137,13 +137,10 @@ func setUp(ctx context.Context, plan Plan, srv *pdnstest.Server) (*server, error
 	if err != nil {
 		return nil, err
 	}
-	// A controller without the library has no claim records: where the
-	// library keeps ownership in metadata, the per-object writers without
-	// it record none.
+	// The per-object writers without the library record ownership as the
+	// library does on this server, so that (d)/(b) compares the library
+	// with what its ownership costs at least.
 	perObject := own
-	if own.Store != StoreComments {
-		perObject = Ownership{Store: StoreNone}
-	}
 	s := &server{
 		info:  ServerInfo{Version: srv.Version, Backend: string(srv.Backend), Store: string(own.Store)},
 		admin: admin,

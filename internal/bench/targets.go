@@ -134,7 +134,7 @@ func (r *report) targets(benches []GoBench) {
 					if x, ok := r.ratio(k, n, sc, Apply, PerRRset); ok {
 						note := r.fewRuns(k, n, sc, Apply, PerRRset)
 						if s.Store == string(StoreMetadata) {
-							note += " (the library also reads the zone's metadata)"
+							note += " ((b) reads the zone's metadata too, as the library must)"
 						}
 						rows = append(rows, []string{b.What, s.Label(), groupDigits(n), sc.Title(), fmt.Sprintf("%.2f%s", x, note), b.Verdict(x)})
 					}
