@@ -46,6 +46,7 @@ import (
 // and a kind per write avoids that too. Versions before this scheme kept
 // one kind per writer, X-PDNSKIT-OWNER-<hash>; such a kind is read as a
 // claim record, and is cancelled and merged away like any other.
+
 // maxClaimRecords is how many claim records of the writer a zone may hold
 // before the smallest are merged; mergeDownTo is how many remain after.
 const (
