@@ -99,10 +99,13 @@ const maxExamples = 5
 // zone as its Sync starts and dropped after it, so what the process holds
 // is what the library holds.
 //
-// With one Reconciler, a Sync that does not write everything (blocked,
-// refused, postponed) or fails ends the run. With several, postponed and
-// requeued Syncs are counted, as a controller would requeue them, and what
-// must never happen is counted as a violation.
+// A Sync that gives up on transient failures (a retryable error: 4.7's
+// gsqlite3 answers concurrent writes with 500 "database is locked") is
+// counted as requeued, as a controller would requeue it, and synced again
+// by the next pass. With one Reconciler, a Sync that does not write
+// everything (blocked, refused, postponed) or fails otherwise ends the run.
+// With several, postponed Syncs are counted too, and what must never
+// happen is counted as a violation.
 func Load(ctx context.Context, cfg LoadConfig) (LoadResult, error) {
 	cfg.Writers, cfg.Replicas = max(cfg.Writers, 1), max(cfg.Replicas, 1)
 	res := LoadResult{Zones: cfg.Zones, RRsets: cfg.RRsets, Concurrency: cfg.Concurrency, Writers: cfg.Writers, Replicas: cfg.Replicas}
@@ -274,7 +277,7 @@ func (l *load) pass(ctx context.Context) (passResult, error) {
 				p.applied += len(out.Applied)
 				l.judge(zone, rep, out)
 				switch {
-				case err != nil && len(l.replicas) > 1 && pdnserrors.IsRetryable(err):
+				case err != nil && pdnserrors.IsRetryable(err):
 					p.requeued++
 					return nil
 				case err != nil:

@@ -111,7 +111,7 @@ Observed and left as designed (each measured below):
 - A refusal (422) in a shape PowerDNS never writes names no RRset, so the Sync isolates by bisection: 2n−1 distinct PATCHes for n names, none sent twice, then remembered and not sent again while nothing changes.
 - net/http replays an idempotent request (GET) once by itself when a reused connection is reset, so the proxy counts one attempt more than the library makes.
 - A Sync killed while it holds the zone lock leaves its lock kind behind. Another Reconciler's writes that need the lock (creates at free keys, adoptions, takeovers) are postponed until that kind is DefaultLockTTL (2 min) old; its updates and deletes of its own RRsets take no lock and go on. The Reconciler that left the kind ignores its own kinds and goes on too; another Reconciler removes the kind once it is a day old.
-- PowerDNS 4.7.3 with gsqlite3 answers concurrent writes, even to different zones, with 500 Internal Server Error (its log: ` + "`GSQLBackend unable to delete RRSet …: database is locked (5)`" + `); 4.9 and 5.1 with gsqlite3 did not. 4.9.18 with LMDB answered a read of the test harness 500 once while two writers wrote (the harness reads again). The library retries them like any 5xx, and a Sync that uses up its attempts (5 by default) returns a retryable error, which a controller requeues: the race tests and the shared load count such Syncs; with one writer, a failed load run is tried again with fewer Syncs in flight.
+- PowerDNS 4.7.3 with gsqlite3 answers concurrent writes, even to different zones, with 500 Internal Server Error (its log: ` + "`GSQLBackend unable to delete RRSet …: database is locked (5)`" + `); 4.9 and 5.1 with gsqlite3 did not. 4.9.18 with LMDB answered a read of the test harness 500 once while two writers wrote (the harness reads again). The library retries them like any 5xx, and a Sync that uses up its attempts (5 by default) returns a retryable error, which a controller requeues: the race tests and the load count such Syncs, and the load's next pass syncs them again.
 - PowerDNS carries out a PUT of a metadata kind as a delete followed by inserts, and on a shared SQL database (gpgsql) two concurrent POSTs to one kind may lose or duplicate a value. So no kind is ever written twice: every lock, claim and release is a kind of its own, posted whole by one Reconciler and deleted whole. The race tests check ownership on every snapshot they take.
 `
 
@@ -214,9 +214,9 @@ func (r *Report) load(b *strings.Builder) {
 	p("Violations count what must never happen: a delete (no desired state ever shrinks), a write over another writer's RRset, a write blocked at a name no other writer wants, an RRset missing, with other data or held by another writer than the one that wants it, two RRsets at a name every writer wants; each must be 0.\n\n")
 
 	p("### One writer\n\n")
-	p("One Reconciler syncs every zone, at most the given number of Syncs in flight.\n\n")
-	p("| server | zones × RRsets | concurrency | sync | resync | PATCHes | requests | peak heap | peak RSS (base) | violations | zones read back whole |\n")
-	p("|---|---|---|---|---|---|---|---|---|---|---|\n")
+	p("One Reconciler syncs every zone, at most the given number of Syncs in flight. \"requeued\" counts the Syncs of the first pass that gave up on transient failures (a controller requeues them); later passes send what they did not.\n\n")
+	p("| server | zones × RRsets | concurrency | sync | passes after the first (last) | requeued | PATCHes | requests | peak heap | peak RSS (base) | violations | zones read back whole |\n")
+	p("|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, l := range r.Load {
 		if l.Result.Zones > 1 && !l.shared() {
 			r.loadRow(b, l)
@@ -279,11 +279,11 @@ func (l LoadRun) shared() bool { return l.Result.Writers*l.Result.Replicas > 1 }
 func (r *Report) loadRow(b *strings.Builder, l LoadRun) {
 	res := l.Result
 	if l.Err != "" {
-		fmt.Fprintf(b, "| %s | %d × %d | %d | failed: %s | | | | | | | |\n", l.server(), res.Zones, res.RRsets, res.Concurrency, cell(l.Err))
+		fmt.Fprintf(b, "| %s | %d × %d | %d | failed: %s | | | | | | | | |\n", l.server(), res.Zones, res.RRsets, res.Concurrency, cell(l.Err))
 		return
 	}
-	fmt.Fprintf(b, "| %s | %d × %d | %d | %s | %s | %d | %d | %s | %s (%s) | %d | %d of %d |\n", l.server(), res.Zones, res.RRsets, res.Concurrency,
-		res.Wall.Round(time.Millisecond), res.Resync.Round(time.Millisecond), res.Patches, res.Requests,
+	fmt.Fprintf(b, "| %s | %d × %d | %d | %s | %d (%s) | %d | %d | %d | %s | %s (%s) | %d | %d of %d |\n", l.server(), res.Zones, res.RRsets, res.Concurrency,
+		res.Wall.Round(time.Millisecond), res.Passes, res.Resync.Round(time.Millisecond), res.Requeued, res.Patches, res.Requests,
 		Bytes(res.PeakHeap), Bytes(res.PeakRSS), Bytes(res.BaseRSS), res.Violations, res.Verified, res.Zones)
 }
 
