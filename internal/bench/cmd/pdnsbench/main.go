@@ -42,10 +42,10 @@ import (
 //     1%-changed syncs, which the targets are about, the blind PATCH (b′)
 //     5, and all three 3 runs of the initial sync and the 10% removed,
 //     where a run is a thousand (or a hundred) operations of several
-//     requests; on LMDB 4.9 (ownership in metadata, where an Apply also
-//     reads the zone's metadata and takes tens of milliseconds), (d) and
-//     (b) 15 runs of the 1%-changed sync and 3 of the no-op sync and the
-//     10% removed; its initial sync (minutes a run) is left out.
+//     requests; on LMDB 4.9 (ownership in metadata, where an Apply and
+//     (b) also read the zone's metadata), (d) and (b) 15 runs of the
+//     1%-changed and the no-op syncs, 3 of the 10% removed; its initial
+//     sync (half a minute a run for each writer) is left out.
 const defaultPlan = "a+c:100+1000+10000:gsqlite3+lmdb:all:15 " +
 	"a+c:100+1000:gpgsql:all:15 " +
 	"a+c:10000:gpgsql/newest:initial+noop:5 " +
@@ -56,8 +56,8 @@ const defaultPlan = "a+c:100+1000+10000:gsqlite3+lmdb:all:15 " +
 	"d+b:1000:gsqlite3/newest:changed+noop:15 " +
 	"bw:1000:gsqlite3/newest:changed+noop:5 " +
 	"d+b+bw:1000:gsqlite3/newest:initial+deleted:3 " +
-	"d+b:1000:lmdb/4.9:changed:15 " +
-	"d+b:1000:lmdb/4.9:noop+deleted:3"
+	"d+b:1000:lmdb/4.9:changed+noop:15 " +
+	"d+b:1000:lmdb/4.9:deleted:3"
 
 func main() {
 	if err := run(); err != nil {
