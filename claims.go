@@ -94,9 +94,9 @@ type claimBook struct {
 // per-object Apply in a zone of many claims from paying for all of them:
 // a claim read is a map entry built.
 func readClaims(md []powerdns.Metadata, writer string, scope readScope) *claimBook {
-	b := &claimBook{writer: writer, owners: make(map[rrset.Key]claim), mine: make(map[rrset.Key][]claim),
-		md: md, scoped: !scope.whole()}
+	b := &claimBook{writer: writer, md: md, scoped: !scope.whole()}
 	if len(md) == 0 {
+		b.owners, b.mine = make(map[rrset.Key]claim), make(map[rrset.Key][]claim)
 		return b
 	}
 	type ref struct {
@@ -127,6 +127,16 @@ func readClaims(md []powerdns.Metadata, writer string, scope readScope) *claimBo
 			b.records = append(b.records, rec)
 		}
 	}
+	// Sized up front: a whole-zone read of a large zone builds maps of
+	// every claim, and growing them costs more than filling them.
+	n := 0
+	for _, rec := range records {
+		n += len(rec.claims)
+	}
+	b.owners, b.mine = make(map[rrset.Key]claim, n), make(map[rrset.Key][]claim, n)
+	// One backing array for the writer's claims, most keys holding one: a
+	// key's slice is capped, so a second claim of it copies.
+	arena := make([]claim, 0, n)
 	for _, rec := range records {
 		for k, c := range rec.claims {
 			if cancelled[c.writer][ref{rec.kind, k}] {
@@ -136,8 +146,14 @@ func readClaims(md []powerdns.Metadata, writer string, scope readScope) *claimBo
 			if !ok || c.stamp > cur.stamp || (c.stamp == cur.stamp && c.writer < cur.writer) {
 				b.owners[k] = c
 			}
-			if c.writer == writer {
-				b.mine[k] = append(b.mine[k], c)
+			if c.writer != writer {
+				continue
+			}
+			if mine, ok := b.mine[k]; ok {
+				b.mine[k] = append(mine, c)
+			} else {
+				arena = append(arena, c)
+				b.mine[k] = arena[len(arena)-1 : len(arena) : len(arena)]
 			}
 		}
 	}
@@ -171,7 +187,11 @@ func parseRecord(kind string, values []string, scope readScope) (*claimRecord, s
 			continue
 		}
 		if rec.claims == nil {
-			rec.claims = make(map[rrset.Key]claim)
+			size := 1
+			if scope.whole() {
+				size = len(r.Claims)
+			}
+			rec.claims = make(map[rrset.Key]claim, size)
 		}
 		rec.claims[k] = claim{writer: r.Writer, owner: c.Owner, stamp: c.Stamp, record: kind}
 	}

@@ -1,8 +1,6 @@
 package reconcile
 
 import (
-	"hash/fnv"
-	"io"
 	"time"
 
 	"github.com/pdnskit/reconcile/backoff"
@@ -52,20 +50,27 @@ func (m *zoneMemory) reset(cfg config) {
 	m.whole = false
 }
 
-// keyHash hashes a key for the known set.
+// keyHash hashes a key for the known set; nameHash a name for the looked
+// set. FNV-1a, written out: these run for every RRset of every whole-zone
+// read, where hash/fnv's interface costs an allocation each.
 func keyHash(k rrset.Key) uint64 {
-	h := fnv.New64a()
-	_, _ = io.WriteString(h, k.Name)
-	_, _ = h.Write([]byte{0})
-	_, _ = io.WriteString(h, k.Type)
-	return h.Sum64()
+	h := fnv1a(fnvOffset, k.Name)
+	h = (h ^ 0) * fnvPrime // a separator no name or type holds
+	return fnv1a(h, k.Type)
 }
 
-// nameHash hashes a name for the looked set.
-func nameHash(name string) uint64 {
-	h := fnv.New64a()
-	_, _ = io.WriteString(h, name)
-	return h.Sum64()
+func nameHash(name string) uint64 { return fnv1a(fnvOffset, name) }
+
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+func fnv1a(h uint64, s string) uint64 {
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint64(s[i])) * fnvPrime
+	}
+	return h
 }
 
 // saw records the keys of a read: a whole zone replaces what was known, the
