@@ -209,14 +209,12 @@ func restart(t *testing.T, srv *pdnstest.Server) time.Duration {
 func converge(t *testing.T, srv *pdnstest.Server, w *reconcile.Reconciler, zone string, want, gone []rrset.RRset) int {
 	t.Helper()
 	ctx := pdnstest.Context(t)
-	res, err := w.Sync(ctx, zone, want)
-	require.NoError(t, err)
+	res := syncRequeued(ctx, t, w, zone, want)
 	require.Empty(t, res.Postponed, "the Reconciler's own lock never keeps it out")
 	state := readState(t, srv, zone)
 	assert.True(t, state.holds(want), "converged")
 	assert.True(t, state.holdsNone(gone), "deletes done")
-	again, err := w.Sync(ctx, zone, want)
-	require.NoError(t, err)
+	again := syncRequeued(ctx, t, w, zone, want)
 	assert.Empty(t, again.Applied)
 	assert.Zero(t, again.Patches)
 	return res.Patches
@@ -235,8 +233,7 @@ func killBeforePatch(t *testing.T, srv *pdnstest.Server, store reconcile.Ownersh
 	zone := srv.NewZone(t)
 	before, after, dropped := faultScenario(t, zone)
 	w, k := killable(t, srv, reconcile.WithOwnershipStore(store))
-	_, err := w.Sync(ctx, zone, before)
-	require.NoError(t, err)
+	syncRequeued(ctx, t, w, zone, before)
 	initial := readState(t, srv, zone)
 
 	k.arm(beforePatch, 1)
@@ -272,12 +269,11 @@ func killAfterRead(t *testing.T, srv *pdnstest.Server) {
 	zone := srv.NewZone(t)
 	before, after, dropped := faultScenario(t, zone)
 	w, k := killable(t, srv)
-	_, err := w.Sync(ctx, zone, before)
-	require.NoError(t, err)
+	syncRequeued(ctx, t, w, zone, before)
 	initial := readState(t, srv, zone)
 
 	k.arm(afterZoneRead, 0)
-	_, err = w.Sync(ctx, zone, after)
+	_, err := w.Sync(ctx, zone, after)
 	syncErr := err
 	requireRetryable(t, srv, err)
 	took := restart(t, srv)
@@ -295,8 +291,7 @@ func killInFlight(t *testing.T, srv *pdnstest.Server) {
 	zone := srv.NewZone(t)
 	before, _, _ := faultScenario(t, zone)
 	w, k := killable(t, srv)
-	_, err := w.Sync(ctx, zone, before)
-	require.NoError(t, err)
+	syncRequeued(ctx, t, w, zone, before)
 
 	// One PATCH of 2,000 new RRsets and 3 deletes.
 	after := append([]rrset.RRset(nil), before[:3]...)

@@ -71,14 +71,12 @@ func TestProxyHugeAnswers(t *testing.T) {
 					zone := srv.NewZone(t)
 					before, after, dropped := faultScenario(t, zone)
 					seed := writer(t, srv, srv.URL, "external-dns")
-					_, err := seed.Sync(ctx, zone, before)
-					require.NoError(t, err)
+					syncRequeued(ctx, t, seed, zone, before)
 					p := startProxy(t, srv)
 					w := writer(t, srv, p.URL, "external-dns", reconcile.WithDeletionGate(1, 0), reconcile.WithDeleteGuard(1, 0), fastRetry())
 					// A Sync with nothing to do first: the store is detected,
 					// the measured Sync does only its own work.
-					_, err = w.Sync(ctx, zone, before)
-					require.NoError(t, err)
+					syncRequeued(ctx, t, w, zone, before)
 					p.Inject(c.rule(zone))
 
 					runtime.GC()
@@ -149,8 +147,7 @@ func TestWriteRedirected(t *testing.T) {
 				zone := srv.NewZone(t)
 				before, after, _ := faultScenario(t, zone)
 				seed := writer(t, srv, srv.URL, "external-dns")
-				_, err := seed.Sync(ctx, zone, before)
-				require.NoError(t, err)
+				syncRequeued(ctx, t, seed, zone, before)
 				initial := readState(t, srv, zone)
 
 				p := startProxy(t, srv)
@@ -222,8 +219,7 @@ func TestEchoedKey(t *testing.T) {
 				before, after, _ := faultScenario(t, zone)
 				p := startProxy(t, srv)
 				w := writer(t, srv, p.URL, "external-dns", fastRetry())
-				_, err := w.Sync(ctx, zone, before)
-				require.NoError(t, err)
+				syncRequeued(ctx, t, w, zone, before)
 				p.Inject(c.rule)
 				res, err := w.Sync(ctx, zone, after)
 				cond := reconcile.ConditionFor(res, err)

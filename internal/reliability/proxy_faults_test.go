@@ -233,8 +233,7 @@ func runProxyCase(t *testing.T, srv *pdnstest.Server, store reconcile.OwnershipS
 	zone := srv.NewZone(t)
 	before, after, dropped := faultScenario(t, zone)
 	seed := writer(t, srv, srv.URL, "external-dns", reconcile.WithOwnershipStore(store))
-	_, err := seed.Sync(ctx, zone, before)
-	require.NoError(t, err)
+	syncRequeued(ctx, t, seed, zone, before)
 	initial := readState(t, srv, zone)
 
 	p := startProxy(t, srv)
@@ -249,8 +248,7 @@ func runProxyCase(t *testing.T, srv *pdnstest.Server, store reconcile.OwnershipS
 	if c.timeout > 0 || c.clientTimeout > 0 {
 		// A Sync with nothing to do first, so that the timed one spends
 		// its context on the fault rather than on detecting the store.
-		_, err := w.Sync(ctx, zone, before)
-		require.NoError(t, err)
+		syncRequeued(ctx, t, w, zone, before)
 	}
 	p.Inject(c.rules...)
 	mark := len(p.Requests())
@@ -358,8 +356,7 @@ func runProxyCase(t *testing.T, srv *pdnstest.Server, store reconcile.OwnershipS
 	// Whatever happened, once the faults stop the next Sync converges.
 	p.Clear()
 	if !c.refused {
-		_, err = w.Sync(ctx, zone, after)
-		require.NoError(t, err)
+		syncRequeued(ctx, t, w, zone, after)
 		state = readState(t, srv, zone)
 		assert.True(t, state.holds(after) && state.holdsNone(dropped), "converged once the faults stop: %v", state)
 	}
