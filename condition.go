@@ -32,8 +32,9 @@ const (
 	// held the zone for a moment.
 	ReasonPending ConditionReason = "Pending"
 	// ReasonInvalidInput: the caller's data cannot be written (an
-	// *InputError): nothing was sent, and trying again cannot help until
-	// the data changes.
+	// *InputError, or an RRset blocked by a rule it breaks on its own, such
+	// as two CNAME records): nothing was sent, and trying again cannot
+	// help until the data changes.
 	ReasonInvalidInput ConditionReason = "InvalidInput"
 	// ReasonZoneNotFound: the zone does not exist on the server.
 	ReasonZoneNotFound ConditionReason = "ZoneNotFound"
@@ -55,21 +56,16 @@ func (c Condition) Status() string {
 }
 
 // Condition maps the Result onto the Programmed condition: false with
-// PDNSError when PowerDNS refused a change, Conflict or NotOwner when a write
-// was blocked (Conflict wins when both occur), Pending when deletes are
+// PDNSError when PowerDNS refused a change, InvalidInput, Conflict or
+// NotOwner when a write was blocked (in that order when several occur),
+// Pending when deletes are
 // deferred or changes postponed; true with Programmed otherwise.
 func (r Result) Condition() Condition {
 	switch {
 	case len(r.Refused) > 0:
 		return Condition{Reason: ReasonPDNSError, Message: summarise(r.Refused, Refusal.String)}
 	case len(r.Blocked) > 0:
-		reason := ReasonNotOwner
-		for _, c := range r.Blocked {
-			if c.Kind != conflict.NotOwner && c.Kind != conflict.Unowned {
-				reason = ReasonConflict
-			}
-		}
-		return Condition{Reason: reason, Message: summarise(r.Blocked, conflict.Conflict.String)}
+		return Condition{Reason: blockedReason(r.Blocked), Message: summarise(r.Blocked, conflict.Conflict.String)}
 	case len(r.Postponed) > 0:
 		return Condition{Reason: ReasonPending, Message: fmt.Sprintf("%d change(s) postponed: %s writing to the zone",
 			len(r.Postponed), strings.Join(r.PostponedFor, ", "))}
@@ -84,6 +80,23 @@ func (r Result) Condition() Condition {
 		msg += "; " + summarise(r.Handovers, Handover.String)
 	}
 	return Condition{Programmed: true, Reason: ReasonProgrammed, Message: msg}
+}
+
+// blockedReason names what blocked writes wait for, the most urgent first:
+// InvalidInput when an RRset breaks a rule on its own (only the object can
+// change that), Conflict when other data stands in the way, NotOwner when
+// only ownership does.
+func blockedReason(blocked []conflict.Conflict) ConditionReason {
+	reason := ReasonNotOwner
+	for _, c := range blocked {
+		switch {
+		case c.Kind.Intrinsic():
+			return ReasonInvalidInput
+		case c.Kind != conflict.NotOwner && c.Kind != conflict.Unowned:
+			reason = ReasonConflict
+		}
+	}
+	return reason
 }
 
 // ConditionFor maps the outcome of an operation onto the Programmed

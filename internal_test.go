@@ -128,6 +128,10 @@ func TestCondition(t *testing.T) {
 			{Key: rr.Key(), Kind: conflict.NotOwner, RRset: rr},
 			{Key: rr.Key(), Kind: conflict.CNAMEAndOtherData, RRset: rr},
 		}}, ReasonConflict, false, "a.example."},
+		{"the RRset alone is invalid", Result{Blocked: []conflict.Conflict{
+			{Key: rr.Key(), Kind: conflict.CNAMEAndOtherData, RRset: rr},
+			{Key: rr.Key(), Kind: conflict.SingleRecordType, RRset: rr},
+		}}, ReasonInvalidInput, false, "a.example."},
 		{"refused", Result{Refused: []Refusal{{Change: change, Problems: []pdnserrors.Problem{{Message: "boom"}}}}}, ReasonPDNSError, false, "boom"},
 		{"pending", Result{Deferred: []Deferral{{RRset: rr, Reason: DeferGate}}}, ReasonPending, false, "AbsenceNotSustained"},
 		{"upsert only waits for nothing", Result{Deferred: []Deferral{{RRset: rr, Reason: DeferUpsertOnly}}}, ReasonProgrammed, true, "in sync"},

@@ -315,6 +315,17 @@ func TestConditionsForBadInputAndMissingZone(t *testing.T) {
 		require.ErrorAs(t, err, &input)
 		assert.Zero(t, rec.counts.Total(), "no request for bad input")
 
+		// Two CNAME records: well-formed data that no zone can hold. The
+		// object must change, so the condition says InvalidInput, and
+		// PowerDNS never sees it.
+		twoCNAMEs := pdnstest.MustRRset(t, zone, "alias", "CNAME", 300, "a.example.net.", "b.example.net.")
+		res, err = w.Apply(ctx, zone, twoCNAMEs)
+		require.NoError(t, err)
+		require.Len(t, res.Blocked, 1)
+		assert.Equal(t, conflict.SingleRecordType, res.Blocked[0].Kind)
+		assert.Equal(t, reconcile.ReasonInvalidInput, reconcile.ConditionFor(res, err).Reason)
+		assert.Zero(t, rec.counts.Method(http.MethodPatch), "a blocked write is never sent")
+
 		res, err = w.Apply(ctx, "absent-"+zone, pdnstest.MustRRset(t, "absent-"+zone, "www", "A", 300, "192.0.2.1"))
 		require.Error(t, err)
 		assert.Equal(t, reconcile.ReasonZoneNotFound, reconcile.ConditionFor(res, err).Reason)

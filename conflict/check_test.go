@@ -507,8 +507,29 @@ func TestCheck(t *testing.T) {
 				assert.Equal(t, c.Key, c.RRset.Key(), "Conflict.Key is the blocked RRset's")
 				assert.Equal(t, gwOr(tc.writer), c.RRset.ManagedBy, "the blocked RRset carries the writer")
 				assert.False(t, planHas(res.Plan, c.Key), "%s is blocked yet in the plan", c.Key)
+				assertIntrinsic(t, c)
 			}
 		})
+	}
+}
+
+// assertIntrinsic checks Kind.Intrinsic against Check: a conflict of an
+// intrinsic kind stands when its RRset is the only one, desired or live, in
+// the zone; one of any other kind then goes.
+func assertIntrinsic(t *testing.T, c conflict.Conflict) {
+	t.Helper()
+	desired, err := rrset.NewSet(zone)
+	require.NoError(t, err)
+	require.NoError(t, desired.Add(c.RRset))
+	alone := conflict.Check(desired, nil, c.RRset.ManagedBy, conflict.WithAdoption(true))
+	var kinds []conflict.Kind
+	for _, ac := range alone.Conflicts {
+		kinds = append(kinds, ac.Kind)
+	}
+	if c.Kind.Intrinsic() {
+		assert.Contains(t, kinds, c.Kind, "%s is intrinsic, so %s alone breaks it", c.Kind, c.Key)
+	} else {
+		assert.NotContains(t, kinds, c.Kind, "%s is not intrinsic, yet %s alone breaks it", c.Kind, c.Key)
 	}
 }
 
@@ -598,8 +619,10 @@ func TestKind(t *testing.T) {
 		conflict.NSAndDNAME: true, conflict.Placement: true,
 		conflict.ALIASAndAddress: false, conflict.NotOwner: false, conflict.Unowned: false,
 	}
+	intrinsic := map[conflict.Kind]bool{conflict.SingleRecordType: true, conflict.ApexCNAME: true, conflict.Placement: true}
 	for k, want := range enforced {
 		assert.Equal(t, want, k.EnforcedByPowerDNS(), "%s", k)
+		assert.Equal(t, intrinsic[k], k.Intrinsic(), "%s", k)
 		assert.Equal(t, string(k), k.String())
 	}
 }

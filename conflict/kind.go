@@ -58,6 +58,17 @@ func (k Kind) EnforcedByPowerDNS() bool {
 	return false
 }
 
+// Intrinsic reports whether the RRset breaks the rule on its own, whatever
+// else the zone holds (two CNAME records, a CNAME at the apex, an SOA below
+// it): only a change of the RRset itself can lift such a conflict.
+func (k Kind) Intrinsic() bool {
+	switch k {
+	case SingleRecordType, ApexCNAME, Placement:
+		return true
+	}
+	return false
+}
+
 // rank orders kinds as they are declared; an unknown kind comes last.
 func (k Kind) rank() int {
 	for i, known := range kinds {
