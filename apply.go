@@ -113,9 +113,7 @@ func (o *op) claim(ctx context.Context, obs *observation, changes []rrset.Change
 // kinds it posted.
 func (o *op) postRecords(ctx context.Context, prefix string, rec *claimrec.Record) (int, error) {
 	limit := o.r.cfg.maxPatchBytes
-	// A value at most half the body limit, so that a part holds at least
-	// the writer line and one value.
-	values := rec.Values(min(claimrec.ValueBytes, (limit-recordOverhead)/2))
+	values := rec.Values(valueBudget(limit))
 	posted := 0
 	for _, part := range splitRecord(values, limit) {
 		if err := o.srv.addKind(ctx, o.zone, o.r.kind(prefix), part); err != nil {

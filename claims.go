@@ -384,6 +384,21 @@ func (b *claimBook) tidying(released []rrset.Key, fresh int) tidy {
 // the kind's name and the JSON around them.
 const recordOverhead = 256
 
+// valueBudget bounds a value of packed claims or releases under a body
+// limit: at most half of what the values may take, so that a part holds
+// the writer line and at least one value (recordFits).
+func valueBudget(limit int) int {
+	return min(claimrec.ValueBytes, (limit-recordOverhead)/2)
+}
+
+// recordFits reports whether a record of writer, its writer line and one
+// value of valueBudget, stays within limit: New refuses a body limit that
+// cannot hold one.
+func recordFits(writer string, limit int) bool {
+	const comma = 1
+	return recordOverhead+jsonlen.String(claimrec.WriterValue(writer))+comma+valueBudget(limit) <= limit
+}
+
 // splitRecord splits the values of a record (its writer line, then its
 // claim or release lines) into records whose POST bodies stay within limit
 // bytes, each starting with the writer line: a server refuses a body over

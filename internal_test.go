@@ -75,21 +75,23 @@ func TestStoreFor(t *testing.T) {
 
 func TestNewRefusesBadConfig(t *testing.T) {
 	cases := map[string][]Option{
-		"no writer":        nil,
-		"control in name":  {WithManagedBy("a\nb")},
-		"tiny patch":       {WithManagedBy("w"), WithMaxPatchBytes(10)},
-		"zero checks":      {WithManagedBy("w"), WithDeletionGate(0, time.Minute)},
-		"negative span":    {WithManagedBy("w"), WithDeletionGate(1, -time.Second)},
-		"guard over 1":     {WithManagedBy("w"), WithDeleteGuard(1.5, 10)},
-		"bad store":        {WithManagedBy("w"), WithOwnershipStore(OwnershipStore(9))},
-		"nil logger":       {WithManagedBy("w"), WithLogger(nil)},
-		"bad url":          {WithManagedBy("w")},
-		"key with newline": {WithManagedBy("w"), WithAPIKey("se\ncret")},
-		"allow enforced":   {WithManagedBy("w"), WithAllowed(conflict.CNAMEAndOtherData)},
-		"allow ownership":  {WithManagedBy("w"), WithAllowed(conflict.NotOwner)},
-		"allow unknown":    {WithManagedBy("w"), WithAllowed(conflict.Kind("Whatever"))},
-		"negative resync":  {WithManagedBy("w"), WithResync(-time.Second)},
-		"negative wait":    {WithManagedBy("w"), WithLockWait(-time.Second)},
+		"no writer":                  nil,
+		"control in name":            {WithManagedBy("a\nb")},
+		"name not UTF-8":             {WithManagedBy("caf\xe9")},
+		"writer line over the limit": {WithManagedBy(strings.Repeat("<", 200)), WithMaxPatchBytes(1024)},
+		"tiny patch":                 {WithManagedBy("w"), WithMaxPatchBytes(10)},
+		"zero checks":                {WithManagedBy("w"), WithDeletionGate(0, time.Minute)},
+		"negative span":              {WithManagedBy("w"), WithDeletionGate(1, -time.Second)},
+		"guard over 1":               {WithManagedBy("w"), WithDeleteGuard(1.5, 10)},
+		"bad store":                  {WithManagedBy("w"), WithOwnershipStore(OwnershipStore(9))},
+		"nil logger":                 {WithManagedBy("w"), WithLogger(nil)},
+		"bad url":                    {WithManagedBy("w")},
+		"key with newline":           {WithManagedBy("w"), WithAPIKey("se\ncret")},
+		"allow enforced":             {WithManagedBy("w"), WithAllowed(conflict.CNAMEAndOtherData)},
+		"allow ownership":            {WithManagedBy("w"), WithAllowed(conflict.NotOwner)},
+		"allow unknown":              {WithManagedBy("w"), WithAllowed(conflict.Kind("Whatever"))},
+		"negative resync":            {WithManagedBy("w"), WithResync(-time.Second)},
+		"negative wait":              {WithManagedBy("w"), WithLockWait(-time.Second)},
 	}
 	for name, opts := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -105,6 +107,10 @@ func TestNewRefusesBadConfig(t *testing.T) {
 	}
 	_, err := New("http://127.0.0.1:8081")
 	assert.ErrorIs(t, err, ErrNoWriter)
+	_, err = New("http://127.0.0.1:8081", WithManagedBy(strings.Repeat("<", 200)), WithMaxPatchBytes(4096))
+	assert.NoError(t, err, "a limit that holds the writer line")
+	_, err = New("http://127.0.0.1:8081", WithManagedBy(strings.Repeat("w", 200)), WithMaxPatchBytes(1024))
+	assert.NoError(t, err, "the smallest limit holds a plain writer of 200 characters")
 	r, err := New("http://127.0.0.1:8081", WithManagedBy("external-dns"), nil)
 	require.NoError(t, err)
 	assert.Equal(t, "external-dns", r.ManagedBy())
@@ -146,6 +152,18 @@ func TestCondition(t *testing.T) {
 	}
 	failed := ConditionFor(Result{}, errors.New("read zone: connection refused"))
 	assert.Equal(t, Condition{Reason: ReasonPDNSError, Message: "read zone: connection refused"}, failed)
+}
+
+func TestValidOwner(t *testing.T) {
+	for _, ok := range []string{"ns/name", "team=a/obj", "ünïcode/名前", strings.Repeat("x", 253)} {
+		assert.Empty(t, validOwner(ok), "%q", ok)
+	}
+	for _, bad := range []string{
+		"has space", "tab\there", "no\u00a0break", "em\u2003space", "ideographic\u3000space",
+		"next\u0085line", "caf\xe9", strings.Repeat("x", 254),
+	} {
+		assert.NotEmpty(t, validOwner(bad), "%q", bad)
+	}
 }
 
 func TestSummariseCaps(t *testing.T) {

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/pdnskit/reconcile/backoff"
 	"github.com/pdnskit/reconcile/conflict"
@@ -126,7 +128,7 @@ func WithAPIKey(key string) Option {
 
 // WithManagedBy names the writer this Reconciler writes as (required): it
 // owns the RRsets it creates and never overwrites or deletes another
-// writer's.
+// writer's. The name is 1 to 200 printable characters of valid UTF-8.
 func WithManagedBy(writer string) Option { return func(c *config) { c.managedBy = writer } }
 
 // WithHTTPClient sets the HTTP client. Its transport is wrapped, never
@@ -243,10 +245,15 @@ func (c *config) validate() error {
 	switch {
 	case c.managedBy == "":
 		return ErrNoWriter
-	case len(c.managedBy) > 200 || pdnsapi.HasControl(c.managedBy):
-		return &ConfigError{"WithManagedBy", "the writer must be 1 to 200 printable characters"}
+	case len(c.managedBy) > 200 || pdnsapi.HasControl(c.managedBy) || !utf8.ValidString(c.managedBy):
+		// Valid UTF-8, so that the writer reads back as written: JSON
+		// turns invalid bytes into U+FFFD, and the writer's own RRsets
+		// would then seem another writer's.
+		return &ConfigError{"WithManagedBy", "the writer must be 1 to 200 printable characters of valid UTF-8"}
 	case c.maxPatchBytes < 1024:
 		return &ConfigError{"WithMaxPatchBytes", fmt.Sprintf("%d bytes cannot hold one change", c.maxPatchBytes)}
+	case !recordFits(c.managedBy, c.maxPatchBytes):
+		return &ConfigError{"WithMaxPatchBytes", fmt.Sprintf("%d bytes cannot hold a claim record of writer %q", c.maxPatchBytes, c.managedBy)}
 	case c.deleteChecks < 1:
 		return &ConfigError{"WithDeletionGate", "checks must be at least 1"}
 	case c.deleteSpan < 0:
@@ -318,7 +325,7 @@ func Teardown() SyncOption { return func(s *runConfig) { s.teardown = true } }
 // oldest object owns the RRset): a write by another owner of the same
 // writer is allowed and reported in Result.Handovers; other writers stay
 // blocked, and conflict messages name writer and owner. ref is 1 to 253
-// printable characters without spaces.
+// printable characters of valid UTF-8, none of them a space of any kind.
 func WithOwner(ref string) SyncOption { return func(s *runConfig) { s.owner = ref } }
 
 func newRunConfig(opts []SyncOption) runConfig {
@@ -331,12 +338,18 @@ func newRunConfig(opts []SyncOption) runConfig {
 	return rc
 }
 
-// validOwner reports why ref cannot be recorded as an owner, or "".
+// validOwner reports why ref cannot be recorded as an owner, or "". An
+// owner must read back byte for byte (JSON turns invalid UTF-8 into
+// U+FFFD, and the RRset would then seem to change hands on every write),
+// and holds no space of any kind: claims in zone metadata are fields split
+// at spaces, Unicode's included.
 func validOwner(ref string) string {
 	switch {
 	case len(ref) > 253:
 		return "longer than 253 characters"
-	case pdnsapi.HasControl(ref) || strings.ContainsAny(ref, " \t"):
+	case !utf8.ValidString(ref):
+		return "is not valid UTF-8"
+	case pdnsapi.HasControl(ref) || strings.ContainsFunc(ref, unicode.IsSpace):
 		return "holds a space or a control character"
 	}
 	return ""

@@ -174,13 +174,16 @@ func appendReleases(out []Release, v string) []Release {
 	return out
 }
 
+// WriterValue is the first value of every record of writer.
+func WriterValue(writer string) string { return writerLine + writer }
+
 // Values writes rec as the values of one kind: its writer line, then its
 // claims (or, when it has none, its releases) in order, packed many to a
 // value, each value at most budget bytes as a JSON string unless one group
 // alone is larger. The fields are the caller's: a name, type, owner or
 // record holding a space would not read back.
 func (rec Record) Values(budget int) []string {
-	p := packer{budget: budget, out: []string{writerLine + rec.Writer}}
+	p := packer{budget: budget, out: []string{WriterValue(rec.Writer)}}
 	if len(rec.Claims) > 0 {
 		p.prefix = claimsLine
 		for _, c := range rec.Claims {
