@@ -30,14 +30,22 @@ import (
 // a time:
 //
 //  1. The operation creates its held-lock kind X-PDNSKIT-L-<instance>-<n>,
-//     then reads the zone's metadata, and the zone at the same time. If
-//     another Reconciler holds a lock (not abandoned), it frees its own,
-//     waits a little and tries again; after WithLockWait it writes nothing:
-//     Result.Postponed. Of two writers that both create and read, at least
-//     the later reader sees the other, so two never hold the lock at once.
-//  2. It decides on the read it made under the lock and writes: a writer
-//     that held the lock before it had finished writing before it freed
-//     the lock, so the read shows everything such a writer wrote.
+//     then reads the zone's metadata. If another Reconciler holds a lock
+//     (not abandoned), it frees its own, waits a little and tries again;
+//     after WithLockWait it writes nothing: Result.Postponed. Of two
+//     writers that both create and read, at least the later reader sees
+//     the other, so two never hold the lock at once.
+//  2. Only then it reads the zone, decides on that read and writes. A
+//     writer that held the lock before it had freed it before the metadata
+//     read, so had finished writing: the zone read, which starts after,
+//     shows everything such a writer wrote. A zone read sent together with
+//     the metadata read would not: the other writer could write and free
+//     the lock between the two answers, and the write would be decided on
+//     a zone without it (seen on gpgsql: a CNAME sent next to a new A).
+//     With the metadata store the claims come from the same metadata read:
+//     under the lock no other writer creates, adopts or takes over, so
+//     every RRset of the later zone read that another writer created has
+//     its claim in it.
 //  3. It deletes its held-lock kind.
 //
 // An operation that expects to create (a key it asks for was not there when
@@ -177,36 +185,31 @@ func (o *op) takeLock(ctx context.Context) (*lock, zonejson.Zone, []powerdns.Met
 }
 
 // tryLock creates a held-lock kind, then reads the zone's metadata, to see
-// whether another writer holds the lock, and the zone, at the same time.
+// whether another writer holds the lock, and, when none does, the zone:
+// after the metadata, never with it (step 2 above).
 func (o *op) tryLock(ctx context.Context, lk *lock) (zonejson.Zone, []powerdns.Metadata, error) {
 	held := o.r.kind(lockHeldPrefix)
 	if err := o.srv.addKind(ctx, o.zone, held, o.lockStamp()); err != nil {
 		return zonejson.Zone{}, nil, fmt.Errorf("take zone lock: %w", err)
 	}
 	*lk = lock{held: held}
-	type zoneRead struct {
-		z   zonejson.Zone
-		err error
-	}
-	zc := make(chan zoneRead, 1)
-	go func() {
-		z, err := o.srv.zone(ctx, o.zone, o.query())
-		zc <- zoneRead{z, err}
-	}()
-	md, mdErr := o.srv.metadata(ctx, o.zone)
-	zr := <-zc
-	switch {
-	case mdErr != nil:
-		return zonejson.Zone{}, nil, mdErr
-	case zr.err != nil:
-		return zonejson.Zone{}, nil, fmt.Errorf("read zone: %w", zr.err)
+	md, err := o.srv.metadata(ctx, o.zone)
+	if err != nil {
+		return zonejson.Zone{}, nil, err
 	}
 	view := viewLock(md, o.r.ownLock, o.r.cfg.clock.Now(), o.r.cfg.lockTTL)
 	lk.contended, lk.holders = view.contended, view.holders
 	for _, kind := range view.abandoned {
 		_ = o.srv.dropKind(ctx, o.zone, kind)
 	}
-	return zr.z, md, nil
+	if lk.contended {
+		return zonejson.Zone{}, md, nil // the caller tries again, or postpones
+	}
+	z, err := o.srv.zone(ctx, o.zone, o.query())
+	if err != nil {
+		return zonejson.Zone{}, nil, fmt.Errorf("read zone: %w", err)
+	}
+	return z, md, nil
 }
 
 // lockView is what the zone's metadata says about the lock.
