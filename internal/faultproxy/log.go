@@ -27,6 +27,11 @@ type Request struct {
 	At time.Time
 }
 
+// ServerError reports whether the server itself answered the request with
+// a 5xx, as PowerDNS does under load (4.7.3 on gsqlite3: "database is
+// locked"), rather than the proxy with a fault.
+func (r Request) ServerError() bool { return r.Fault == "" && r.Status >= 500 }
+
 // Requests returns every request received so far, in order.
 func (p *Proxy) Requests() []Request {
 	p.mu.Lock()

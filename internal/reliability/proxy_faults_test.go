@@ -178,6 +178,26 @@ func serverOwn(n int) string {
 	return fmt.Sprintf(" (%d of the attempts answered 5xx by PowerDNS itself, retried)", n)
 }
 
+// serverOwnErrors counts the 5xx answers among reqs that PowerDNS gave
+// itself, not the proxy.
+func serverOwnErrors(reqs []faultproxy.Request) int {
+	n := 0
+	for _, r := range reqs {
+		if r.ServerError() {
+			n++
+		}
+	}
+	return n
+}
+
+// requeuedNote says how often a Sync was requeued after PowerDNS's own 5xx.
+func requeuedNote(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (requeued %d time(s) after PowerDNS's own 5xx used up its attempts, as a controller would)", n)
+}
+
 func isTooLarge(err error) bool {
 	var e *pdnsapi.ResponseTooLargeError
 	return errors.As(err, &e)
@@ -259,7 +279,7 @@ func runProxyCase(t *testing.T, srv *pdnstest.Server, store reconcile.OwnershipS
 				n++
 				// PowerDNS itself sometimes answers 5xx under load (4.7
 				// with gsqlite3): those attempts are retried too.
-				if r.Fault == "" && r.Status >= 500 {
+				if r.ServerError() {
 					ownErrors++
 				}
 			}
@@ -279,14 +299,25 @@ func runProxyCase(t *testing.T, srv *pdnstest.Server, store reconcile.OwnershipS
 	if err != nil {
 		t.Logf("Sync error: %v", err)
 	}
-	requireNoKey(t, srv.APIKey, "the Sync's error", err)
-	requireNoKey(t, srv.APIKey, "the Result", res)
-	requireNoKey(t, srv.APIKey, "the plan", res.Applied)
-
 	counted, ownErrors := 0, 0
 	if c.method != "" {
 		counted, ownErrors = seen(c.method, c.path)
 	}
+	// PowerDNS's own 5xx (4.7.3 on gsqlite3 answers writes that meet other
+	// tests' with 500 "database is locked") can use up the attempts of a
+	// Sync that the fault alone would not have failed. A controller
+	// requeues such a Sync, and so does this test, with the faults still
+	// in place; what is judged is where the requeues end.
+	requeued := 0
+	for c.err == errNone && pdnserrors.IsRetryable(err) && serverOwnErrors(p.Requests()[mark:]) > 0 && requeued < requeues {
+		requeued++
+		t.Logf("requeued after PowerDNS's own 5xx: %v", err)
+		res, err = w.Sync(syncCtx, zone, after)
+	}
+	requireNoKey(t, srv.APIKey, "the Sync's error", err)
+	requireNoKey(t, srv.APIKey, "the Result", res)
+	requireNoKey(t, srv.APIKey, "the plan", res.Applied)
+
 	patchesSent, _ := seen(http.MethodPatch, faultproxy.ZonePath)
 	state := readState(t, srv, zone)
 	verdict := "unchanged"
@@ -302,7 +333,7 @@ func runProxyCase(t *testing.T, srv *pdnstest.Server, store reconcile.OwnershipS
 	reliability.Record(t, reliability.Outcome{
 		Group: "proxy", Fault: c.name, Server: srv.Name(), Store: storeName(srv, store),
 		Result: describe(syncCtx, err, counted, patchesSent, verdict, elapsed) +
-			fmt.Sprintf(", RequeueAfter %s", res.RequeueAfter.Round(time.Millisecond)) + serverOwn(ownErrors),
+			fmt.Sprintf(", RequeueAfter %s", res.RequeueAfter.Round(time.Millisecond)) + serverOwn(ownErrors) + requeuedNote(requeued),
 		Attempts: counted, Elapsed: elapsed,
 	})
 
