@@ -114,12 +114,14 @@ func runContainer(ctx context.Context, srv *Server, args []string) error {
 	)
 	if c != nil {
 		srv.stop = func(ctx context.Context) error {
-			return testcontainers.TerminateContainer(c, testcontainers.StopContext(ctx))
+			return oneExitAtATime(ctx, func() error {
+				return testcontainers.TerminateContainer(c, testcontainers.StopContext(ctx))
+			})
 		}
 		srv.logs = func() string { return containerLogs(c) }
 		srv.kill = func(ctx context.Context) error {
 			timeout := time.Duration(0)
-			return c.Stop(ctx, &timeout)
+			return oneExitAtATime(ctx, func() error { return c.Stop(ctx, &timeout) })
 		}
 		srv.revive = c.Start
 	}
@@ -210,7 +212,9 @@ func sweepStale(ctx context.Context) {
 	}
 	for _, c := range list {
 		if stale(c.Labels) {
-			_ = cli.ContainerRemove(ctx, c.ID, container.RemoveOptions{Force: true, RemoveVolumes: true})
+			_ = oneExitAtATime(ctx, func() error {
+				return cli.ContainerRemove(ctx, c.ID, container.RemoveOptions{Force: true, RemoveVolumes: true})
+			})
 		}
 	}
 	networks, err := cli.NetworkList(ctx, network.ListOptions{Filters: ours})
@@ -219,7 +223,7 @@ func sweepStale(ctx context.Context) {
 	}
 	for _, n := range networks {
 		if stale(n.Labels) {
-			_ = cli.NetworkRemove(ctx, n.ID)
+			_ = oneExitAtATime(ctx, func() error { return cli.NetworkRemove(ctx, n.ID) })
 		}
 	}
 }

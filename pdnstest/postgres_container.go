@@ -43,12 +43,14 @@ func startPostgresContainer(ctx context.Context, image string) (*postgres, error
 	pg := &postgres{host: pgAlias, port: 5432, network: nw.Name, logs: func() string { return "" }}
 	var c *testcontainers.DockerContainer
 	pg.stop = func(ctx context.Context) error {
-		var errs []error
-		if c != nil {
-			errs = append(errs, testcontainers.TerminateContainer(c, testcontainers.StopContext(ctx)))
-		}
-		errs = append(errs, nw.Remove(ctx))
-		return errors.Join(errs...)
+		return oneExitAtATime(ctx, func() error {
+			var errs []error
+			if c != nil {
+				errs = append(errs, testcontainers.TerminateContainer(c, testcontainers.StopContext(ctx)))
+			}
+			errs = append(errs, nw.Remove(ctx))
+			return errors.Join(errs...)
+		})
 	}
 	c, err = testcontainers.Run(ctx, image,
 		testcontainers.WithCmd(pgServerArgs()...),

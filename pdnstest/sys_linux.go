@@ -2,6 +2,7 @@ package pdnstest
 
 import (
 	"errors"
+	"os"
 	"syscall"
 )
 
@@ -26,3 +27,13 @@ func processAlive(pid int) bool {
 	err := syscall.Kill(pid, 0)
 	return err == nil || errors.Is(err, syscall.EPERM)
 }
+
+// tryLockFile takes an exclusive lock on f without waiting: false while
+// another process holds it. A file system without locks counts as locked,
+// so that the caller goes on.
+func tryLockFile(f *os.File) bool {
+	err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+	return !errors.Is(err, syscall.EWOULDBLOCK)
+}
+
+func unlockFile(f *os.File) { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN) }
