@@ -34,11 +34,14 @@ func TestExitsWaitForTheLockFile(t *testing.T) {
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
 	assert.False(t, ran, "no exit while another holds the lock")
 
+	freed := make(chan struct{})
 	go func() {
+		defer close(freed)
 		time.Sleep(3 * exitPoll)
 		unlockFile(other)
 	}()
 	require.NoError(t, oneExitAtATime(context.Background(), func() error { ran = true; return nil }))
+	<-freed
 	assert.True(t, ran, "the exit runs once the lock is free")
 	assert.True(t, tryLockFile(other), "and frees it after")
 }
