@@ -127,8 +127,9 @@ func (f Fault) String() string {
 	return s
 }
 
-// serve applies the fault to one request whose body was already read.
-func (f Fault) serve(p *Proxy, w http.ResponseWriter, r *http.Request, body []byte) {
+// serve applies the fault to the request at seq of the log, whose body was
+// already read.
+func (f Fault) serve(p *Proxy, w http.ResponseWriter, r *http.Request, body []byte, seq int) {
 	var up *upstreamAnswer
 	if f.forward {
 		var err error
@@ -136,6 +137,7 @@ func (f Fault) serve(p *Proxy, w http.ResponseWriter, r *http.Request, body []by
 			p.upstreamFailed(w, err)
 			return
 		}
+		p.answered(seq, up.status)
 	}
 	switch f.kind {
 	case kindStatus:

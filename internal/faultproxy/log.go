@@ -21,7 +21,9 @@ type Request struct {
 	// Fault is the fault the request got, "" when it was passed on.
 	Fault string
 	// Status is the status of the server's answer to a request passed
-	// on, 0 when there was none (a fault, or no answer from the server).
+	// on, also when a fault after forwarding replaced that answer; 0 when
+	// there was none (a fault before forwarding, or no answer from the
+	// server).
 	Status int
 	// At is when the request arrived.
 	At time.Time
@@ -29,8 +31,8 @@ type Request struct {
 
 // ServerError reports whether the server itself answered the request with
 // a 5xx, as PowerDNS does under load (4.7.3 on gsqlite3: "database is
-// locked"), rather than the proxy with a fault.
-func (r Request) ServerError() bool { return r.Fault == "" && r.Status >= 500 }
+// locked"), whatever a fault then made of the answer.
+func (r Request) ServerError() bool { return r.Status >= 500 }
 
 // Requests returns every request received so far, in order.
 func (p *Proxy) Requests() []Request {

@@ -143,7 +143,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	fault, faulted, seq := p.match(r, body)
 	if faulted {
-		fault.serve(p, w, r, body)
+		fault.serve(p, w, r, body, seq)
 		return
 	}
 	up, err := p.forward(r, body)

@@ -117,6 +117,8 @@ func TestAfterForwarding(t *testing.T) {
 	assert.Equal(t, http.StatusBadGateway, resp.StatusCode)
 	assert.Equal(t, int32(1), hits.Load(), "the server got the request")
 	assert.Equal(t, "status 502 after forwarding", p.Requests()[0].Fault)
+	assert.Equal(t, http.StatusOK, p.Requests()[0].Status, "the server's own answer is kept")
+	assert.False(t, p.Requests()[0].ServerError(), "the 502 is the fault's, not the server's")
 }
 
 func TestReset(t *testing.T) {
