@@ -11,10 +11,11 @@ GOLANGCI_LINT := $(BIN)/golangci-lint-$(GOLANGCI_LINT_VERSION)
 # tooling and the controller example in modules of their own, so that what
 # only they need (gonum/plot, controller-runtime) never reaches the library's
 # go.mod. Each target that runs go per package runs it
-# in every module.
-MODULES := . internal/bench examples/controller
+# in every module. The tooling's commands are built into bin/ by make tools
+# and run from the root, where their default paths point.
+MODULES := . internal/tools examples/controller
 
-.PHONY: all test test-unit lint images testdata demo bench clean
+.PHONY: all test test-unit lint images testdata demo bench clean tools
 
 all: lint test
 
@@ -23,7 +24,7 @@ all: lint test
 ## tests printed (all of it, -v, kept in TEST_LOG) holds an API key of the harness
 TEST_LOG   ?= $(CURDIR)/.cache/test.log
 TEST_FLAGS ?= -v
-NO_API_KEY := internal/reliability/no-api-key.sh
+NO_API_KEY := internal/tools/no-api-key.sh
 test:
 	@mkdir -p $(dir $(TEST_LOG))
 	@status=0; \
@@ -37,17 +38,17 @@ RELIABILITY_LOG ?= $(CURDIR)/.cache/reliability.log
 
 ## fuzz: every fuzz target of the module (go test -list '^Fuzz' ./...) for FUZZTIME each (default 20s);
 ## a crasher stays in the package's testdata/fuzz as a regression seed
-fuzz:
-	$(GO) run ./internal/reliability/cmd/reliability fuzz -fuzztime $(FUZZTIME)
+fuzz: tools
+	$(BIN)/reliability fuzz -fuzztime $(FUZZTIME)
 
 ## reliability: the fault tests, the load figures on gsqlite3, LMDB and gpgsql (zones x 1,000 RRsets with one
 ## writer, 200 such zones with two writers x two replicas, a 100,000-RRset zone) and every fuzz target for
 ## FUZZTIME (FUZZTIME=2m for a longer campaign); writes RELIABILITY.md, then checks that no output holds an
 ## API key of the harness
-reliability:
+reliability: tools
 	@mkdir -p $(dir $(RELIABILITY_LOG))
 	@status=0; \
-	bash -o pipefail -c 'eval "$$($(SERVERS))" && $(GO) run ./internal/reliability/cmd/reliability report -fuzztime $(FUZZTIME) -out RELIABILITY.md -log $(RELIABILITY_LOG).tests 2>&1 | tee $(RELIABILITY_LOG)' || status=$$?; \
+	bash -o pipefail -c 'eval "$$($(SERVERS))" && $(BIN)/reliability report -fuzztime $(FUZZTIME) -out RELIABILITY.md -log $(RELIABILITY_LOG).tests 2>&1 | tee $(RELIABILITY_LOG)' || status=$$?; \
 	$(NO_API_KEY) $(RELIABILITY_LOG) $(RELIABILITY_LOG).tests RELIABILITY.md || status=1; \
 	exit $$status
 
@@ -60,9 +61,9 @@ test-unit:
 ## lint: gofmt; in every module go vet, golangci-lint and a go.mod/go.sum that go mod tidy leaves alone;
 ## the library built and vetted by the Go its oldest importer runs (IMPORTER_GO, the go line of
 ## testdata/importer, fetched as a toolchain module); and a go get of the library into that importer's
-## requirements (testdata/importer, see internal/importcheck) that must move none of them
+## requirements (testdata/importer, see internal/tools/cmd/importcheck) that must move none of them
 IMPORTER_GO := go$(shell sed -n 's/^go //p' testdata/importer/go.mod)
-lint: $(GOLANGCI_LINT)
+lint: $(GOLANGCI_LINT) tools
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	@set -e; for m in $(MODULES); do \
 		echo "lint: module $$m"; \
@@ -70,7 +71,7 @@ lint: $(GOLANGCI_LINT)
 	done
 	GOTOOLCHAIN=$(IMPORTER_GO) $(GO) build ./...
 	GOTOOLCHAIN=$(IMPORTER_GO) $(GO) vet ./...
-	$(GO) run ./internal/importcheck
+	$(BIN)/importcheck
 
 $(GOLANGCI_LINT):
 	@mkdir -p $(BIN)
@@ -83,7 +84,7 @@ images:
 
 ## testdata: regenerate testdata/pdns/<version>/<case>.json from real servers
 testdata:
-	@eval "$$($(SERVERS))" && $(GO) test -count=1 -run '^TestGoldenBodies$$' ./internal/golden -update
+	@eval "$$($(SERVERS))" && $(GO) test -count=1 -run '^TestGoldenBodies$$' ./internal/testing/golden -update
 
 ## demo: replay the gateway incident against a real PowerDNS (examples/gateway)
 demo:
@@ -91,20 +92,23 @@ demo:
 
 ## bench: the Go benchmarks of the pure pipeline, then Reconciler.Sync and Reconciler.Apply against per-object
 ## writers and PowerDNS's floor on every configured PowerDNS (gsqlite3, LMDB, gpgsql), as the default plan of
-## internal/bench/cmd/pdnsbench says (about 35 minutes); writes BENCHMARKS.md and docs/bench-sync.png.
-## The tooling is the module internal/bench; pdnsbench runs from the root, where its paths point.
-BENCH_PIPELINE := -C internal/bench test -run '^$$' -benchmem -bench Pipeline -count 5 .
-BENCH_PARTS    := -C internal/bench test -run '^$$' -benchmem -bench 'Canonicalise|Check' -count 3 .
-BENCH_BUILD    := -C internal/bench build -o ../../bin/pdnsbench ./cmd/pdnsbench
+## internal/tools/cmd/pdnsbench says (about 35 minutes); writes BENCHMARKS.md and docs/bench-sync.png.
+## The tooling is the module internal/tools; pdnsbench runs from the root, where its paths point.
+BENCH_PIPELINE := -C internal/tools/bench test -run '^$$' -benchmem -bench Pipeline -count 5 .
+BENCH_PARTS    := -C internal/tools/bench test -run '^$$' -benchmem -bench 'Canonicalise|Check' -count 3 .
 BENCH_FLAGS    := -out BENCHMARKS.md -chart docs/bench-sync.png
-bench:
+bench: tools
 	@out=$$(mktemp) && trap 'rm -f "$$out"' EXIT && \
 	echo "$(GO) $(BENCH_PIPELINE); $(GO) $(BENCH_PARTS)" && \
 	$(GO) $(BENCH_PIPELINE) >"$$out" && $(GO) $(BENCH_PARTS) >>"$$out" && cat "$$out" && \
-	$(GO) $(BENCH_BUILD) && \
 	eval "$$($(SERVERS))" && \
 	bin/pdnsbench $(BENCH_FLAGS) -gobench "$$out" \
-		-command "make bench, which runs: $(GO) $(BENCH_PIPELINE) > out; $(GO) $(BENCH_PARTS) >> out; $(GO) $(BENCH_BUILD); bin/pdnsbench $(BENCH_FLAGS) -gobench out"
+		-command "make bench, which runs: $(GO) $(BENCH_PIPELINE) > out; $(GO) $(BENCH_PARTS) >> out; bin/pdnsbench $(BENCH_FLAGS) -gobench out"
+
+## tools: build the repository's commands (module internal/tools) into bin/
+tools:
+	@mkdir -p $(BIN)
+	$(GO) -C internal/tools build -o $(BIN)/ ./cmd/...
 
 clean:
 	rm -rf $(BIN)

@@ -104,7 +104,7 @@ type decision struct {
 //     of one no writer holds without adoption, is blocked (Remove);
 //  2. the deletion policy holds back deletes of absent RRsets that are not
 //     asked for: upsert-only, the sustained-absence gate, the delete guard
-//     (deletes.go);
+//     (decide_deletes.go);
 //  3. conflict.CheckPlan blocks writes that break a rule at their name, or
 //     land on another writer's RRset, judged with the held-back RRsets in
 //     place; with takeover it adds the deletes that make room;

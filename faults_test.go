@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/pdnskit/reconcile"
-	"github.com/pdnskit/reconcile/internal/faultproxy"
+	"github.com/pdnskit/reconcile/internal/testing/faultproxy"
 	"github.com/pdnskit/reconcile/pdnstest"
 	"github.com/pdnskit/reconcile/rrset"
 )

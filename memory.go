@@ -19,7 +19,7 @@ type zoneMemory struct {
 	// when.
 	absences *backoff.Gate
 	// refusals are the changes PowerDNS refused, not sent again while
-	// nothing changes (memo.go).
+	// nothing changes (memory_refusals.go).
 	refusals map[string]refusalMemo
 	// requeue paces the operations' RequeueAfter: the zone's Syncs under
 	// the empty key, each Apply or Remove under its RRset's key.

@@ -35,7 +35,7 @@ type op struct {
 	// over the turn (see freeLock).
 	released atomic.Bool
 	// freshClaimRecords counts the claim records the operation posted,
-	// which its read of the claims does not hold (claims.go, tidying).
+	// which its read of the claims does not hold (ownership_claims.go, tidying).
 	freshClaimRecords int
 }
 

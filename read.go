@@ -30,7 +30,7 @@ type observation struct {
 	// foreign holds the comments of each RRset that are not ownership
 	// records, so that a write keeps them.
 	foreign map[rrset.Key][]powerdns.Comment
-	// claims are the ownership claims in zone metadata (claims.go).
+	// claims are the ownership claims in zone metadata (ownership_claims.go).
 	claims *claimBook
 	// serialRewritten is true when the zone's SOA-EDIT-API (and SOA-EDIT)
 	// make PowerDNS rewrite the serial of any SOA written through the API.

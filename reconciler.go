@@ -26,7 +26,7 @@ type Reconciler struct {
 	cfg    config
 	server *server
 
-	// instance names this Reconciler's metadata kinds (lock.go, claims.go);
+	// instance names this Reconciler's metadata kinds (lock.go, ownership_claims.go);
 	// seq numbers them, so that every kind it creates is new.
 	instance string
 	seq      atomic.Uint64

@@ -177,7 +177,7 @@ func (o *op) staleClaims(obs *observation, applied []rrset.Change) []rrset.Key {
 
 // release posts one release record for the writer's claims that applied
 // ended (its deletes, and the older claims of RRsets handed over) and for
-// its stale claims, then keeps its records few (claims.go).
+// its stale claims, then keeps its records few (ownership_claims.go).
 func (o *op) release(ctx context.Context, obs *observation, applied []rrset.Change) error {
 	keys := o.staleClaims(obs, applied)
 	for _, c := range applied {
