@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/pdnskit/reconcile/rrset"
 )
@@ -19,8 +20,9 @@ import (
 // of the writer's own RRset a read and a PATCH (one more read where
 // ownership lives in zone metadata). Creating at a key no writer holds,
 // adopting or taking over also takes the zone lock (lock.go).
-func (r *Reconciler) Apply(ctx context.Context, zone string, rr rrset.RRset, opts ...SyncOption) (Result, error) {
-	rc := newRunConfig(opts)
+func (r *Reconciler) Apply(ctx context.Context, zone string, rr rrset.RRset, opts ...ApplyOption) (res Result, err error) {
+	defer r.observed(OperationApply, zone, time.Now(), &res, &err)
+	rc := newApplyConfig(opts)
 	canonical, err := canonicalZone(zone)
 	if err != nil {
 		return Result{Zone: zone}, err
@@ -53,8 +55,9 @@ func (r *Reconciler) Apply(ctx context.Context, zone string, rr rrset.RRset, opt
 // object of the writer is recorded as its owner: an object that lost the
 // RRset to another (a handover) does not delete it from under that one, and
 // has nothing left to remove.
-func (r *Reconciler) Remove(ctx context.Context, zone string, key rrset.Key, opts ...SyncOption) (Result, error) {
-	rc := newRunConfig(opts)
+func (r *Reconciler) Remove(ctx context.Context, zone string, key rrset.Key, opts ...RemoveOption) (res Result, err error) {
+	defer r.observed(OperationRemove, zone, time.Now(), &res, &err)
+	rc := newRemoveConfig(opts)
 	canonical, err := canonicalZone(zone)
 	if err != nil {
 		return Result{Zone: zone}, err

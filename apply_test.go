@@ -111,7 +111,7 @@ func TestApplyCostManyObjects(t *testing.T) {
 			meta = 1
 		}
 		const objects = 40
-		object := func(i int, content string) (rrset.RRset, reconcile.SyncOption) {
+		object := func(i int, content string) (rrset.RRset, reconcile.OwnerOption) {
 			name := fmt.Sprintf("obj-%02d", i)
 			return pdnstest.MustRRset(t, zone, name, "A", 300, content), reconcile.WithOwner("default/" + name)
 		}

@@ -159,25 +159,30 @@ func (o *op) takeLock(ctx context.Context) (*lock, zonejson.Zone, []powerdns.Met
 	if err := o.learnServer(ctx); err != nil {
 		return lk, zonejson.Zone{}, nil, err
 	}
-	deadline := time.Now().Add(o.r.cfg.lockWait)
+	start := time.Now()
+	deadline := start.Add(o.r.cfg.lockWait)
 	for {
 		z, md, err := o.tryLock(ctx, lk)
 		if err != nil || !lk.contended {
+			o.r.lockWaited(start, err == nil)
 			return lk, z, md, err
 		}
 		// Free the try before waiting: two writers that wait while
 		// holding would wait for each other.
 		if err := o.releaseLock(ctx, lk); err != nil {
+			o.r.lockWaited(start, false)
 			return lk, z, md, err
 		}
 		wait := lockRetryLeast + time.Duration(mrand.Int64N(int64(lockRetrySpread)))
 		if time.Now().Add(wait).After(deadline) {
+			o.r.lockWaited(start, false)
 			return lk, z, md, nil
 		}
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
 			t.Stop()
+			o.r.lockWaited(start, false)
 			return lk, z, md, ctx.Err()
 		case <-t.C:
 		}

@@ -98,6 +98,7 @@ type config struct {
 	allowed       []conflict.Kind
 	ownership     OwnershipStore
 	dnsAddr       string
+	observer      Observer
 	maxResponse   int64
 	lockTTL       time.Duration
 	lockWait      time.Duration
@@ -230,57 +231,65 @@ func WithLockWait(d time.Duration) Option { return func(c *config) { c.lockWait 
 // port 53.
 func WithDNSAddr(addr string) Option { return func(c *config) { c.dnsAddr = addr } }
 
-// ErrNoWriter is returned by New without WithManagedBy.
+// ErrNoWriter is what the *ConfigError of a New without WithManagedBy wraps.
 var ErrNoWriter = errors.New("reconcile: WithManagedBy is required: name the writer that owns what this Reconciler writes")
 
-// ConfigError is returned by New for an option with a value it cannot use.
+// ConfigError is what New returns for every configuration it cannot use.
 type ConfigError struct {
+	// Option names the option, or "serverURL" for New's URL.
 	Option string
+	// Reason says what is wrong with its value.
 	Reason string
+	// Err is the underlying error, when there is one: errors.Is finds
+	// ErrNoWriter, ErrInvalidServerURL and ErrInvalidAPIKey through it.
+	Err error
 }
 
 func (e *ConfigError) Error() string { return "reconcile: " + e.Option + ": " + e.Reason }
 
+// Unwrap returns the sentinel the error wraps, or nil.
+func (e *ConfigError) Unwrap() error { return e.Err }
+
 func (c *config) validate() error {
 	switch {
 	case c.managedBy == "":
-		return ErrNoWriter
+		return &ConfigError{Option: "WithManagedBy", Reason: "required: name the writer that owns what this Reconciler writes", Err: ErrNoWriter}
 	case len(c.managedBy) > 200 || pdnsapi.HasControl(c.managedBy) || !utf8.ValidString(c.managedBy):
 		// Valid UTF-8, so that the writer reads back as written: JSON
 		// turns invalid bytes into U+FFFD, and the writer's own RRsets
 		// would then seem another writer's.
-		return &ConfigError{"WithManagedBy", "the writer must be 1 to 200 printable characters of valid UTF-8"}
+		return &ConfigError{Option: "WithManagedBy", Reason: "the writer must be 1 to 200 printable characters of valid UTF-8"}
 	case c.maxPatchBytes < 1024:
-		return &ConfigError{"WithMaxPatchBytes", fmt.Sprintf("%d bytes cannot hold one change", c.maxPatchBytes)}
+		return &ConfigError{Option: "WithMaxPatchBytes", Reason: fmt.Sprintf("%d bytes cannot hold one change", c.maxPatchBytes)}
 	case !recordFits(c.managedBy, c.maxPatchBytes):
-		return &ConfigError{"WithMaxPatchBytes", fmt.Sprintf("%d bytes cannot hold a claim record of writer %q", c.maxPatchBytes, c.managedBy)}
+		return &ConfigError{Option: "WithMaxPatchBytes", Reason: fmt.Sprintf("%d bytes cannot hold a claim record of writer %q", c.maxPatchBytes, c.managedBy)}
 	case c.deleteChecks < 1:
-		return &ConfigError{"WithDeletionGate", "checks must be at least 1"}
+		return &ConfigError{Option: "WithDeletionGate", Reason: "checks must be at least 1"}
 	case c.deleteSpan < 0:
-		return &ConfigError{"WithDeletionGate", "span must not be negative"}
+		return &ConfigError{Option: "WithDeletionGate", Reason: "span must not be negative"}
 	case c.guardFraction <= 0 || c.guardFraction > 1:
-		return &ConfigError{"WithDeleteGuard", "fraction must be in (0, 1]"}
+		return &ConfigError{Option: "WithDeleteGuard", Reason: "fraction must be in (0, 1]"}
 	case c.guardMin < 0:
-		return &ConfigError{"WithDeleteGuard", "minRRsets must not be negative"}
+		return &ConfigError{Option: "WithDeleteGuard", Reason: "minRRsets must not be negative"}
 	case c.ownership < OwnershipAuto || c.ownership > OwnershipMetadata:
-		return &ConfigError{"WithOwnershipStore", c.ownership.String() + " is not a store"}
+		return &ConfigError{Option: "WithOwnershipStore", Reason: c.ownership.String() + " is not a store"}
 	case c.lockWait < 0:
-		return &ConfigError{"WithLockWait", "must not be negative"}
+		return &ConfigError{Option: "WithLockWait", Reason: "must not be negative"}
 	case c.resync < 0:
-		return &ConfigError{"WithResync", "must not be negative"}
+		return &ConfigError{Option: "WithResync", Reason: "must not be negative"}
 	case c.logger == nil:
-		return &ConfigError{"WithLogger", "nil logger"}
+		return &ConfigError{Option: "WithLogger", Reason: "nil logger"}
 	case c.clock == nil:
-		return &ConfigError{"WithClock", "nil clock"}
+		return &ConfigError{Option: "WithClock", Reason: "nil clock"}
 	}
 	for _, k := range c.allowed {
 		switch {
 		case k == conflict.NotOwner || k == conflict.Unowned:
-			return &ConfigError{"WithAllowed", string(k) + " is ownership, not a rule to switch off (WithAdoption takes RRsets no writer holds)"}
+			return &ConfigError{Option: "WithAllowed", Reason: string(k) + " is ownership, not a rule to switch off (WithAdoption takes RRsets no writer holds)"}
 		case k.EnforcedByPowerDNS():
-			return &ConfigError{"WithAllowed", string(k) + " is enforced by PowerDNS itself: allowing it would only turn blocks into refusals"}
+			return &ConfigError{Option: "WithAllowed", Reason: string(k) + " is enforced by PowerDNS itself: allowing it would only turn blocks into refusals"}
 		case !k.Known():
-			return &ConfigError{"WithAllowed", fmt.Sprintf("%q is not a conflict kind", string(k))}
+			return &ConfigError{Option: "WithAllowed", Reason: fmt.Sprintf("%q is not a conflict kind", string(k))}
 		}
 	}
 	return nil
@@ -299,43 +308,89 @@ func (c *config) conflictOptions() []conflict.Option {
 	return opts
 }
 
-// SyncOption changes one Sync, Plan, Apply or Remove.
-type SyncOption func(*runConfig)
+// SyncOption changes one Sync or Plan. ForceDeletes, Teardown and WithOwner
+// are SyncOptions.
+type SyncOption interface{ applyToSync(*syncConfig) }
 
-type runConfig struct {
+// ApplyOption changes one Apply. WithOwner is an ApplyOption.
+type ApplyOption interface{ applyToApply(*objectConfig) }
+
+// RemoveOption changes one Remove. WithOwner is a RemoveOption.
+type RemoveOption interface{ applyToRemove(*objectConfig) }
+
+type syncConfig struct {
 	forceDeletes bool
 	teardown     bool
 	owner        string
 }
 
+// objectConfig is what one Apply or Remove is told.
+type objectConfig struct {
+	owner string
+}
+
+// syncFlag is a SyncOption that only a Sync or a Plan honours.
+type syncFlag func(*syncConfig)
+
+func (f syncFlag) applyToSync(c *syncConfig) { f(c) }
+
 // ForceDeletes lets this Sync pass the delete guard: an operator confirmed
 // that a large deletion is wanted. The deletion gate still applies.
-func ForceDeletes() SyncOption { return func(s *runConfig) { s.forceDeletes = true } }
+func ForceDeletes() SyncOption { return syncFlag(func(c *syncConfig) { c.forceDeletes = true }) }
 
 // Teardown makes this Sync delete the writer's RRsets that are absent from
 // desired at once, past the deletion gate and the delete guard: the
 // caller knows they are to go (a finalizer runs, the zone's object is
 // being deleted). It needs no memory of earlier syncs, so it works on a
 // fresh Reconciler.
-func Teardown() SyncOption { return func(s *runConfig) { s.teardown = true } }
+func Teardown() SyncOption { return syncFlag(func(c *syncConfig) { c.teardown = true }) }
+
+// OwnerOption records the object behind a write; WithOwner returns one. It
+// is an option of Sync, Plan, Apply and Remove.
+type OwnerOption struct{ ref string }
+
+func (o OwnerOption) applyToSync(c *syncConfig)     { c.owner = o.ref }
+func (o OwnerOption) applyToApply(c *objectConfig)  { c.owner = o.ref }
+func (o OwnerOption) applyToRemove(c *objectConfig) { c.owner = o.ref }
 
 // WithOwner records the object behind this write (e.g. "namespace/name")
-// next to the writer, in the ownership comment or the metadata claim. Within
-// one writer the controller arbitrates between its objects (e.g. the
+// next to the writer, in the ownership comment or the metadata claim.
+//
+// Within one writer the controller arbitrates between its objects (e.g. the
 // oldest object owns the RRset): a write by another owner of the same
 // writer is allowed and reported in Result.Handovers; other writers stay
 // blocked, and conflict messages name writer and owner. ref is 1 to 253
 // printable characters of valid UTF-8, none of them a space of any kind.
-func WithOwner(ref string) SyncOption { return func(s *runConfig) { s.owner = ref } }
+func WithOwner(ref string) OwnerOption { return OwnerOption{ref: ref} }
 
-func newRunConfig(opts []SyncOption) runConfig {
-	var rc runConfig
+func newSyncConfig(opts []SyncOption) syncConfig {
+	var c syncConfig
 	for _, opt := range opts {
 		if opt != nil {
-			opt(&rc)
+			opt.applyToSync(&c)
 		}
 	}
-	return rc
+	return c
+}
+
+func newApplyConfig(opts []ApplyOption) objectConfig {
+	var c objectConfig
+	for _, opt := range opts {
+		if opt != nil {
+			opt.applyToApply(&c)
+		}
+	}
+	return c
+}
+
+func newRemoveConfig(opts []RemoveOption) objectConfig {
+	var c objectConfig
+	for _, opt := range opts {
+		if opt != nil {
+			opt.applyToRemove(&c)
+		}
+	}
+	return c
 }
 
 // validOwner reports why ref cannot be recorded as an owner, or "". An

@@ -41,10 +41,22 @@ func TestNewRefusesBadConfig(t *testing.T) {
 			require.Error(t, err)
 			assert.Nil(t, r)
 			assert.NotContains(t, err.Error(), "se\ncret")
+			var cfgErr *ConfigError
+			require.ErrorAs(t, err, &cfgErr, "every bad configuration is a *ConfigError")
+			assert.NotEmpty(t, cfgErr.Option)
 		})
 	}
 	_, err := New("http://127.0.0.1:8081")
 	assert.ErrorIs(t, err, ErrNoWriter)
+	var cfgErr *ConfigError
+	require.ErrorAs(t, err, &cfgErr)
+	assert.Equal(t, "WithManagedBy", cfgErr.Option)
+	_, err = New("ftp://example", WithManagedBy("w"))
+	assert.ErrorIs(t, err, ErrInvalidServerURL)
+	_, err = New("http://127.0.0.1:8081", WithManagedBy("w"), WithAPIKey("se\ncret"))
+	assert.ErrorIs(t, err, ErrInvalidAPIKey)
+	require.ErrorAs(t, err, &cfgErr)
+	assert.Equal(t, "WithAPIKey", cfgErr.Option)
 	_, err = New("http://127.0.0.1:8081", WithManagedBy(strings.Repeat("<", 200)), WithMaxPatchBytes(4096))
 	assert.NoError(t, err, "a limit that holds the writer line")
 	_, err = New("http://127.0.0.1:8081", WithManagedBy(strings.Repeat("w", 200)), WithMaxPatchBytes(1024))

@@ -2,6 +2,7 @@ package reconcile
 
 import (
 	"context"
+	"errors"
 	"net"
 	"net/url"
 	"strings"
@@ -57,9 +58,9 @@ func New(serverURL string, opts ...Option) (*Reconciler, error) {
 		apiKey = cfg.apiKey()
 	}
 	client, err := pdnsapi.New(serverURL, apiKey, cfg.serverID, cfg.httpClient,
-		pdnsapi.WithMaxResponseBytes(cfg.maxResponse))
+		pdnsapi.WithMaxResponseBytes(cfg.maxResponse), pdnsapi.WithTiming(cfg.requestObserver()))
 	if err != nil {
-		return nil, err
+		return nil, clientConfigError(err)
 	}
 	if cfg.dnsAddr == "" {
 		if u, err := url.Parse(serverURL); err == nil {
@@ -71,6 +72,20 @@ func New(serverURL string, opts ...Option) (*Reconciler, error) {
 		server:   newServer(client, cfg),
 		instance: newInstance(),
 	}, nil
+}
+
+// clientConfigError names the option behind an error of the PowerDNS
+// client's construction; the error says why, without the API key.
+func clientConfigError(err error) *ConfigError {
+	option := "serverURL"
+	switch {
+	case errors.Is(err, ErrInvalidAPIKey):
+		option = "WithAPIKey"
+	case errors.Is(err, ErrInvalidServerURL):
+	default:
+		option = "WithServerID"
+	}
+	return &ConfigError{Option: option, Reason: err.Error(), Err: err}
 }
 
 // ManagedBy returns the writer the Reconciler writes as.

@@ -3,6 +3,7 @@ package reconcile
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/pdnskit/reconcile/rrset"
 )
@@ -35,7 +36,8 @@ import (
 // Sync returns when ctx ends, also while waiting for another operation of
 // the zone by this Reconciler or for a server that does not answer; a zone
 // lock it holds then is freed in the background, within five seconds.
-func (r *Reconciler) Sync(ctx context.Context, zone string, desired []rrset.RRset, opts ...SyncOption) (Result, error) {
+func (r *Reconciler) Sync(ctx context.Context, zone string, desired []rrset.RRset, opts ...SyncOption) (res Result, err error) {
+	defer r.observed(OperationSync, zone, time.Now(), &res, &err)
 	o, err := r.syncOp("sync", zone, desired, opts, true)
 	if err != nil {
 		return Result{Zone: zone}, err
@@ -50,7 +52,8 @@ func (r *Reconciler) Sync(ctx context.Context, zone string, desired []rrset.RRse
 // observation (WithDeletionGate(1, 0)); any other delete of an RRset absent
 // from desired shows as deferred, although the Sync that records the next
 // observation may let it through.
-func (r *Reconciler) Plan(ctx context.Context, zone string, desired []rrset.RRset, opts ...SyncOption) (PlanResult, error) {
+func (r *Reconciler) Plan(ctx context.Context, zone string, desired []rrset.RRset, opts ...SyncOption) (pr PlanResult, err error) {
+	defer r.observed(OperationPlan, zone, time.Now(), &pr.Result, &err)
 	o, err := r.syncOp("plan", zone, desired, opts, false)
 	if err != nil {
 		return PlanResult{Result: Result{Zone: zone}}, err
@@ -72,7 +75,7 @@ func (r *Reconciler) Plan(ctx context.Context, zone string, desired []rrset.RRse
 
 // syncOp checks a Sync's or a Plan's input and makes its operation.
 func (r *Reconciler) syncOp(verb, zone string, desired []rrset.RRset, opts []SyncOption, record bool) (*op, error) {
-	rc := newRunConfig(opts)
+	rc := newSyncConfig(opts)
 	canonical, err := canonicalZone(zone)
 	if err != nil {
 		return nil, err

@@ -173,7 +173,8 @@ const verifyPoll = 500 * time.Millisecond
 // into less than zone-cache-refresh-interval ago. Behind a DNS Service the
 // instance that answers may not be the one that took the write: it serves
 // its cached answer until then. WaitForCaches waits them out.
-func (r *Reconciler) Verify(ctx context.Context, zone string, desired []rrset.RRset, opts ...VerifyOption) (VerifyResult, error) {
+func (r *Reconciler) Verify(ctx context.Context, zone string, desired []rrset.RRset, opts ...VerifyOption) (vr VerifyResult, err error) {
+	defer r.observed(OperationVerify, zone, time.Now(), &Result{}, &err)
 	var vc verifyConfig
 	for _, opt := range opts {
 		if opt != nil {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/joeig/go-powerdns/v3"
 
@@ -67,7 +68,10 @@ func (d ZoneDifference) String() string {
 // It is idempotent: an existing zone is left as it is, and its differences
 // from spec are reported in ZoneResult.Differences. A zone another
 // process creates at the same moment is taken as existing.
-func (r *Reconciler) EnsureZone(ctx context.Context, zone string, spec ZoneSpec) (ZoneResult, error) {
+func (r *Reconciler) EnsureZone(ctx context.Context, zone string, spec ZoneSpec) (zr ZoneResult, err error) {
+	defer func(start time.Time) {
+		r.observed(OperationEnsureZone, zone, start, &Result{Zone: zr.Zone, Requests: zr.Requests}, &err)
+	}(time.Now())
 	canonical, err := canonicalZone(zone)
 	if err != nil {
 		return ZoneResult{Zone: zone}, err
@@ -251,7 +255,8 @@ func (e *ZoneInUseError) Error() string {
 // (ForceDeleteZone); RRsets of this writer and of none (the apex SOA and NS,
 // records written by hand) do not hold it back. A zone that does not exist
 // is not an error: the deletion is idempotent.
-func (r *Reconciler) DeleteZone(ctx context.Context, zone string, opts ...DeleteZoneOption) error {
+func (r *Reconciler) DeleteZone(ctx context.Context, zone string, opts ...DeleteZoneOption) (err error) {
+	defer r.observed(OperationDeleteZone, zone, time.Now(), &Result{}, &err)
 	var cfg deleteZoneConfig
 	for _, opt := range opts {
 		if opt != nil {

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	pdnserrors "github.com/pdnskit/reconcile/errors"
 )
@@ -44,6 +45,7 @@ type Transport struct {
 	// user returns the user information of the server URL, nil for none.
 	user    func() *url.Userinfo
 	observe func(method string, statusCode int)
+	timing  func(method string, statusCode int, took time.Duration)
 	// maxResponse bounds the bytes read of a successful answer.
 	maxResponse int64
 }
@@ -66,6 +68,7 @@ type Option func(*options)
 
 type options struct {
 	observe     func(method string, statusCode int)
+	timing      func(method string, statusCode int, took time.Duration)
 	maxResponse int64
 }
 
@@ -91,6 +94,13 @@ func WithMaxResponseBytes(n int64) Option {
 // transport error). Counts.Observe fits.
 func WithObserver(fn func(method string, statusCode int)) Option {
 	return func(o *options) { o.observe = fn }
+}
+
+// WithTiming has the Transport call fn once per round trip, as
+// WithObserver's fn, with the time from sending the request to the
+// answer's headers (or to the transport error).
+func WithTiming(fn func(method string, statusCode int, took time.Duration)) Option {
+	return func(o *options) { o.timing = fn }
 }
 
 // NewTransport returns a Transport that talks to the PowerDNS server at
@@ -126,6 +136,7 @@ func newTransport(base http.RoundTripper, u *url.URL, apiKey string, opts []Opti
 		key:         secret(apiKey),
 		user:        secretUser(u.User),
 		observe:     o.observe,
+		timing:      o.timing,
 		maxResponse: o.maxResponse,
 	}
 }
@@ -147,13 +158,14 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		out.Header.Del("X-API-Key")
 	}
 
+	sent := time.Now()
 	resp, err := t.base.RoundTrip(out)
 	if err != nil {
 		capture.clear()
-		t.notify(req.Method, 0)
+		t.notify(req.Method, 0, time.Since(sent))
 		return nil, err
 	}
-	t.notify(req.Method, resp.StatusCode)
+	t.notify(req.Method, resp.StatusCode, time.Since(sent))
 	if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
 		capture.clear()
 		if t.maxResponse > 0 {
@@ -247,7 +259,10 @@ func (t *Transport) CloseIdleConnections() {
 	}
 }
 
-func (t *Transport) notify(method string, status int) {
+func (t *Transport) notify(method string, status int, took time.Duration) {
+	if t.timing != nil {
+		t.timing(method, status, took)
+	}
 	if t.observe != nil {
 		t.observe(method, status)
 	}
