@@ -23,6 +23,9 @@ type intent struct {
 	// owner, for an explicit delete, is the object asking for it: an
 	// RRset recorded for another object of the writer is not deleted.
 	owner string
+	// adopt lets the operation take RRsets no writer holds, whatever the
+	// writer's standing rule (EnsureZone's apex).
+	adopt bool
 }
 
 // deleteMode is how an operation deletes the writer's absent RRsets.
@@ -66,6 +69,13 @@ func (c *config) rules() rules {
 		adopt:         c.adopt,
 		conflicts:     c.conflictOptions(),
 	}
+}
+
+// adopting returns the rules with adoption on.
+func (ru rules) adopting() rules {
+	ru.adopt = true
+	ru.conflicts = append(slices.Clip(ru.conflicts), conflict.WithAdoption(true))
+	return ru
 }
 
 // recall is what decide asks of the Reconciler's memory of the zone.

@@ -130,7 +130,11 @@ func (o *op) observe(z zonejson.Zone, md []powerdns.Metadata) (*observation, err
 
 // decide is decide, for this operation.
 func (o *op) decide(obs *observation) decision {
-	return decide(o.in, obs, o.r.cfg.rules(), recallOf{o.gate, o.mem})
+	ru := o.r.cfg.rules()
+	if o.in.adopt {
+		ru = ru.adopting()
+	}
+	return decide(o.in, obs, ru, recallOf{o.gate, o.mem})
 }
 
 // recallOf answers decide's questions from the zone's memory.

@@ -318,6 +318,9 @@ type ApplyOption interface{ applyToApply(*objectConfig) }
 // RemoveOption changes one Remove. WithOwner is a RemoveOption.
 type RemoveOption interface{ applyToRemove(*objectConfig) }
 
+// EnsureZoneOption changes one EnsureZone. WithOwner is an EnsureZoneOption.
+type EnsureZoneOption interface{ applyToEnsureZone(*objectConfig) }
+
 type syncConfig struct {
 	forceDeletes bool
 	teardown     bool
@@ -346,12 +349,14 @@ func ForceDeletes() SyncOption { return syncFlag(func(c *syncConfig) { c.forceDe
 func Teardown() SyncOption { return syncFlag(func(c *syncConfig) { c.teardown = true }) }
 
 // OwnerOption records the object behind a write; WithOwner returns one. It
-// is an option of Sync, Plan, Apply and Remove.
+// is an option of Sync, Plan, Apply, Remove and EnsureZone.
 type OwnerOption struct{ ref string }
 
 func (o OwnerOption) applyToSync(c *syncConfig)     { c.owner = o.ref }
 func (o OwnerOption) applyToApply(c *objectConfig)  { c.owner = o.ref }
 func (o OwnerOption) applyToRemove(c *objectConfig) { c.owner = o.ref }
+
+func (o OwnerOption) applyToEnsureZone(c *objectConfig) { c.owner = o.ref }
 
 // WithOwner records the object behind this write (e.g. "namespace/name")
 // next to the writer, in the ownership comment or the metadata claim.
@@ -378,6 +383,16 @@ func newApplyConfig(opts []ApplyOption) objectConfig {
 	for _, opt := range opts {
 		if opt != nil {
 			opt.applyToApply(&c)
+		}
+	}
+	return c
+}
+
+func newEnsureZoneConfig(opts []EnsureZoneOption) objectConfig {
+	var c objectConfig
+	for _, opt := range opts {
+		if opt != nil {
+			opt.applyToEnsureZone(&c)
 		}
 	}
 	return c

@@ -68,7 +68,14 @@ func (d ZoneDifference) String() string {
 // It is idempotent: an existing zone is left as it is, and its differences
 // from spec are reported in ZoneResult.Differences. A zone another
 // process creates at the same moment is taken as existing.
-func (r *Reconciler) EnsureZone(ctx context.Context, zone string, spec ZoneSpec) (zr ZoneResult, err error) {
+//
+// The apex SOA and NS of a zone EnsureZone creates are the writer's, with
+// the owner of WithOwner: another writer's Apply of them is blocked
+// (conflict.NotOwner) and its DeleteZone refused (*ZoneInUseError) while
+// they remain, and an object of this writer that manages them (an "soa" or
+// "ns" record set) takes them over as a handover. A zone that already
+// existed is not taken: its apex stays whose it was.
+func (r *Reconciler) EnsureZone(ctx context.Context, zone string, spec ZoneSpec, opts ...EnsureZoneOption) (zr ZoneResult, err error) {
 	defer func(start time.Time) {
 		r.observed(OperationEnsureZone, zone, start, &Result{Zone: zr.Zone, Requests: zr.Requests}, &err)
 	}(time.Now())
@@ -78,6 +85,10 @@ func (r *Reconciler) EnsureZone(ctx context.Context, zone string, spec ZoneSpec)
 	}
 	want, err := spec.canonical(canonical)
 	if err != nil {
+		return ZoneResult{Zone: canonical}, err
+	}
+	zc := newEnsureZoneConfig(opts)
+	if _, err := newStamp(canonical, r.cfg.managedBy, zc.owner); err != nil {
 		return ZoneResult{Zone: canonical}, err
 	}
 	res := ZoneResult{Zone: canonical}
@@ -93,6 +104,11 @@ func (r *Reconciler) EnsureZone(ctx context.Context, zone string, spec ZoneSpec)
 		err = srv.call(ctx, func(ctx context.Context) error { return r.server.client.CreateZone(ctx, create) })
 		if err == nil {
 			res.Created = true
+			n, err := r.holdApex(ctx, canonical, zc.owner)
+			t.requests.Add(int64(n))
+			if err != nil {
+				return res, fmt.Errorf("zone %s created; record its apex as %s's: %w", canonical, r.cfg.managedBy, err)
+			}
 			return res, nil
 		}
 		if pdnserrors.ReasonOf(err) != pdnserrors.ZoneExists {
@@ -106,6 +122,40 @@ func (r *Reconciler) EnsureZone(ctx context.Context, zone string, spec ZoneSpec)
 	}
 	res.Differences = want.differences(canonical, existing)
 	return res, nil
+}
+
+// holdApex records the apex SOA and NS of a zone EnsureZone just created as
+// the writer's, with owner: an adoption of RRsets no writer holds yet,
+// under the zone lock like any adoption. It returns the requests it made.
+func (r *Reconciler) holdApex(ctx context.Context, zone, owner string) (int, error) {
+	st, err := newStamp(zone, r.cfg.managedBy, owner)
+	if err != nil {
+		return 0, err
+	}
+	keys := []rrset.Key{{Name: zone, Type: "SOA"}, {Name: zone, Type: "NS"}}
+	o := r.newOp("ensure zone", zone, intent{keys: keys, adopt: true}, readScope{name: zone}, true)
+	res, err := o.do(ctx, func(ctx context.Context) error {
+		obs, err := o.read(ctx)
+		if err != nil {
+			return o.errorf(err)
+		}
+		desired, _ := rrset.NewSet(zone)
+		for _, k := range keys {
+			if rr, ok := obs.set.Get(k); ok && rr.ManagedBy == "" {
+				rr.ManagedBy, rr.Owner = st.writer, st.owner
+				_ = desired.Add(rr)
+			}
+		}
+		o.in.desired = desired
+		if err := o.run(ctx); err != nil {
+			return err
+		}
+		if len(o.res.Blocked)+len(o.res.Refused)+len(o.res.Postponed) > 0 {
+			return fmt.Errorf("%w: %s", errRefusedOrBlocked, ConditionFor(o.res, nil).Message)
+		}
+		return nil
+	})
+	return res.Requests, err
 }
 
 // zoneInfo reads a zone's properties and its apex RRsets.
