@@ -27,6 +27,28 @@
 // are idempotent. Internationalised labels become A-labels; escapes follow
 // RFC 1035 §5.1 ("a\.b" is one label).
 //
+// Hostname is for names that are absolute whether or not they end in a
+// dot: the hostnames of Kubernetes objects (Gateway listeners, HTTPRoute
+// hostnames, DNSEndpoint names). It gives the same spelling as
+// CanonicalName for a name at the apex or below it, and refuses any other
+// (ReasonOutOfZone, which errors.Is matches with ErrOutOfZone) where
+// CanonicalName would append the zone. Use CanonicalName for names written
+// as in a zone file, relative ones and "@" included; use Hostname for a
+// name a user or an object gave as a hostname. In zone example.com.:
+//
+//	spelling               CanonicalName                     Hostname
+//	"api"                  api.example.com.                  OutOfZone
+//	"api.example.com"      api.example.com.                  api.example.com.
+//	"api.example.com."     api.example.com.                  api.example.com.
+//	"API.Example.COM"      api.example.com.                  api.example.com.
+//	"example.com"          example.com.                      example.com.
+//	"@"                    example.com.                      InvalidCharacter
+//	""                     example.com.                      EmptyName
+//	"*.example.com"        *.example.com.                    *.example.com.
+//	"bücher.example.com"   xn--bcher-kva.example.com.        xn--bcher-kva.example.com.
+//	"other.example.org"    other.example.org.example.com.    OutOfZone
+//	"other.example.org."   OutOfZone                         OutOfZone
+//
 // Names inside contents (CNAME, ALIAS, DNAME, NS, PTR, MX, SRV, NAPTR, RP,
 // SOA, HTTPS and SVCB targets) are always absolute, with or without their
 // trailing dot, as PowerDNS reads them: "10 mail" is the MX mail., not

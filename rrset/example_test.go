@@ -46,6 +46,33 @@ func ExampleRelativeName() {
 	// api.example.com.example.com.   -> api.example.com.example.com.
 }
 
+func ExampleHostname() {
+	// Hostnames as a Gateway listener or an HTTPRoute spells them: absolute,
+	// with or without the trailing dot.
+	for _, host := range []string{"API.Example.com", "example.com.", "*.example.com", "bücher.example.com", "api", "other.example.org"} {
+		c, err := rrset.Hostname("example.com.", host)
+		if errors.Is(err, rrset.ErrOutOfZone) {
+			fmt.Printf("%-20q -> not in the zone\n", host)
+			continue
+		}
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		fmt.Printf("%-20q -> %s\n", host, c)
+	}
+	_, err := rrset.Hostname("example.com.", "@")
+	fmt.Println(err)
+	// Output:
+	// "API.Example.com"    -> api.example.com.
+	// "example.com."       -> example.com.
+	// "*.example.com"      -> *.example.com.
+	// "bücher.example.com" -> xn--bcher-kva.example.com.
+	// "api"                -> not in the zone
+	// "other.example.org"  -> not in the zone
+	// rrset: name "@" in zone "example.com.": character not allowed in a name ("@" stands for the apex only in zone-file spellings; a hostname names it in full)
+}
+
 func ExampleNew() {
 	rr, err := rrset.New("example.com", "@", "mx", 3600, "20 Backup.example.net", "10 mail.example.com", "010 mail.example.com.")
 	if err != nil {
