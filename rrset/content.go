@@ -272,3 +272,13 @@ func appendBase64(dst []byte, s string, what string) ([]byte, *contentProblem) {
 	}
 	return base64.StdEncoding.AppendEncode(dst, raw), nil
 }
+
+// canonPrefTarget is AFSDB (subtype), KX and LP (preference): a number and
+// a name. PowerDNS requires no host name of them, unlike MX.
+func canonPrefTarget(c *canonCtx, dst []byte, s string) ([]byte, *contentProblem) {
+	dst, rest, p := appendUints(dst, s, []string{"preference"}, 16)
+	if p != nil {
+		return nil, p
+	}
+	return c.lastTarget(dst, rest, "name")
+}

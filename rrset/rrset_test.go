@@ -60,8 +60,8 @@ func TestNewErrors(t *testing.T) {
 	}{
 		{name: "unknown type", zone: zone, owner: "www", typ: "BOGUS", contents: []string{"x"}, reason: rrset.ReasonUnknownType,
 			message: "rrset: www.example.com. BOGUS: unknown type"},
-		{name: "unsupported type", zone: zone, owner: "www", typ: "loc", contents: []string{"x"}, reason: rrset.ReasonUnsupportedType},
-		{name: "PowerDNS script type", zone: zone, owner: "www", typ: "LUA", contents: []string{`A "1.2.3.4"`}, reason: rrset.ReasonUnsupportedType},
+		{name: "unsupported type", zone: zone, owner: "www", typ: "nsec", contents: []string{"x"}, reason: rrset.ReasonUnsupportedType},
+		{name: "signature type", zone: zone, owner: "www", typ: "RRSIG", contents: []string{"A 13 3 300 20260101000000 20250101000000 1 example.com. AAAA"}, reason: rrset.ReasonUnsupportedType},
 		{name: "no contents", zone: zone, owner: "www", typ: "A", reason: rrset.ReasonNoRecords,
 			message: "rrset: www.example.com. A: no records"},
 		{name: "empty content", zone: zone, owner: "www", typ: "A", contents: []string{"192.0.2.1", ""}, reason: rrset.ReasonEmptyContent},
@@ -131,9 +131,9 @@ func TestNewLive(t *testing.T) {
 			want:     rrset.RRset{Name: `a\.b.example.com.`, Type: "A", TTL: 60, Records: []string{"192.0.2.1"}},
 		},
 		{
-			name: "unsupported type kept verbatim", owner: "www", typ: "LOC",
-			contents: []string{" 52 22 23.000 N 4 53 32.000 E -2.00m 0.00m 10000.00m 10.00m "},
-			want:     rrset.RRset{Name: "www.example.com.", Type: "LOC", TTL: 60, Records: []string{"52 22 23.000 N 4 53 32.000 E -2.00m 0.00m 10000.00m 10.00m"}},
+			name: "unsupported type kept verbatim", owner: "www", typ: "NSEC",
+			contents: []string{" next.example.com. A  RRSIG NSEC "},
+			want:     rrset.RRset{Name: "www.example.com.", Type: "NSEC", TTL: 60, Records: []string{"next.example.com. A  RRSIG NSEC"}},
 		},
 		{
 			name: "type unknown to everyone kept", owner: "www", typ: "type65280",

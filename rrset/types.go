@@ -18,32 +18,51 @@ type typeInfo struct {
 // supportedTypes are the types New accepts. Each canonical form was checked
 // against what PowerDNS 4.7, 4.9 and 5.1 accept and print back.
 var supportedTypes = map[string]typeInfo{
-	"A":       {kind: kindA},
-	"AAAA":    {kind: kindAAAA},
-	"ALIAS":   {kind: kindTarget},
-	"CAA":     {kind: kindCAA},
-	"CDNSKEY": {kind: kindDNSKEY},
-	"CDS":     {kind: kindDS},
-	"CNAME":   {kind: kindTarget},
-	"DNAME":   {kind: kindTarget},
-	"DNSKEY":  {kind: kindDNSKEY, apexOnly: true},
-	"DS":      {kind: kindDS},
-	"HINFO":   {kind: kindHINFO},
-	"HTTPS":   {kind: kindSVCB},
-	"MX":      {kind: kindMX},
-	"NAPTR":   {kind: kindNAPTR},
-	"NS":      {kind: kindNS},
-	"PTR":     {kind: kindTarget},
-	"RP":      {kind: kindRP},
-	"SMIMEA":  {kind: kindTLSA},
-	"SOA":     {kind: kindSOA, apexOnly: true},
-	"SPF":     {kind: kindTXT},
-	"SRV":     {kind: kindSRV},
-	"SSHFP":   {kind: kindSSHFP},
-	"SVCB":    {kind: kindSVCB},
-	"TLSA":    {kind: kindTLSA},
-	"TXT":     {kind: kindTXT},
-	"URI":     {kind: kindURI},
+	"A":          {kind: kindA},
+	"AAAA":       {kind: kindAAAA},
+	"AFSDB":      {kind: kindPrefTarget},
+	"ALIAS":      {kind: kindTarget},
+	"APL":        {kind: kindAPL},
+	"CAA":        {kind: kindCAA},
+	"CDNSKEY":    {kind: kindDNSKEY},
+	"CDS":        {kind: kindDS},
+	"CERT":       {kind: kindCERT},
+	"CNAME":      {kind: kindTarget},
+	"CSYNC":      {kind: kindCSYNC},
+	"DHCID":      {kind: kindBase64},
+	"DNAME":      {kind: kindTarget},
+	"DNSKEY":     {kind: kindDNSKEY, apexOnly: true},
+	"DS":         {kind: kindDS},
+	"EUI48":      {kind: kindEUI48},
+	"EUI64":      {kind: kindEUI64},
+	"HINFO":      {kind: kindHINFO},
+	"HTTPS":      {kind: kindSVCB},
+	"IPSECKEY":   {kind: kindIPSECKEY},
+	"KX":         {kind: kindPrefTarget},
+	"L32":        {kind: kindL32},
+	"L64":        {kind: kindNodeID},
+	"LOC":        {kind: kindLOC},
+	"LP":         {kind: kindPrefTarget},
+	"LUA":        {kind: kindLUA},
+	"MINFO":      {kind: kindRP},
+	"MX":         {kind: kindMX},
+	"NAPTR":      {kind: kindNAPTR},
+	"NID":        {kind: kindNodeID},
+	"NS":         {kind: kindNS},
+	"OPENPGPKEY": {kind: kindBase64},
+	"PTR":        {kind: kindTarget},
+	"RKEY":       {kind: kindDNSKEY},
+	"RP":         {kind: kindRP},
+	"SMIMEA":     {kind: kindTLSA},
+	"SOA":        {kind: kindSOA, apexOnly: true},
+	"SPF":        {kind: kindTXT},
+	"SRV":        {kind: kindSRV},
+	"SSHFP":      {kind: kindSSHFP},
+	"SVCB":       {kind: kindSVCB},
+	"TLSA":       {kind: kindTLSA},
+	"TXT":        {kind: kindTXT},
+	"URI":        {kind: kindURI},
+	"ZONEMD":     {kind: kindZONEMD},
 }
 
 // kind selects a content canonicaliser. A switch over kinds, rather than a
@@ -72,6 +91,19 @@ const (
 	kindRP
 	kindNS
 	kindGeneric
+	kindPrefTarget
+	kindCERT
+	kindBase64
+	kindZONEMD
+	kindIPSECKEY
+	kindNodeID
+	kindL32
+	kindEUI48
+	kindEUI64
+	kindAPL
+	kindCSYNC
+	kindLUA
+	kindLOC
 )
 
 // canon appends the canonical form of one trimmed, non-empty content of k.
@@ -115,6 +147,39 @@ func (c *canonCtx) canon(k kind, dst []byte, s string) ([]byte, *contentProblem)
 		return canonNS(c, dst, s)
 	case kindGeneric:
 		return canonGeneric(c, dst, s)
+	}
+	return c.canonMore(k, dst, s)
+}
+
+// canonMore is canon for the kinds of the less common types.
+func (c *canonCtx) canonMore(k kind, dst []byte, s string) ([]byte, *contentProblem) {
+	switch k {
+	case kindPrefTarget:
+		return canonPrefTarget(c, dst, s)
+	case kindCERT:
+		return canonCERT(c, dst, s)
+	case kindBase64:
+		return canonBase64(c, dst, s)
+	case kindZONEMD:
+		return canonZONEMD(c, dst, s)
+	case kindIPSECKEY:
+		return canonIPSECKEY(c, dst, s)
+	case kindNodeID:
+		return canonNodeID(c, dst, s)
+	case kindL32:
+		return canonL32(c, dst, s)
+	case kindEUI48:
+		return canonEUI48(c, dst, s)
+	case kindEUI64:
+		return canonEUI64(c, dst, s)
+	case kindAPL:
+		return canonAPL(c, dst, s)
+	case kindCSYNC:
+		return canonCSYNC(c, dst, s)
+	case kindLUA:
+		return canonLUA(c, dst, s)
+	case kindLOC:
+		return canonLOC(c, dst, s)
 	}
 	return nil, invalid("no canonical form for this type")
 }

@@ -5,23 +5,34 @@ import (
 	"strings"
 )
 
-// VersionError reports an RRset that New accepts, and most supported
+// VersionError reports an RRset that New accepts, and some supported
 // PowerDNS versions store unchanged, but that the version a caller talks to
-// refuses. CheckVersion returns it.
+// refuses. CheckVersion returns it. Either Since or Until is set: the
+// refusal is of the versions before Since, or of Until and later ones.
 type VersionError struct {
 	// Name and Type identify the RRset; Content is the refused content.
 	Name, Type, Content string
 	// Version is the server's version, as given to CheckVersion.
 	Version string
-	// Since is the first version that stores the content, e.g. "5.1".
+	// Since is the first version that stores the content, e.g. "5.1";
+	// empty when the versions before Until store it.
 	Since string
+	// Until is the first version that refuses what earlier versions
+	// store, e.g. "5.1"; empty when Since is set.
+	Until string
 	// Detail says what that version does with it.
 	Detail string
 }
 
 func (e *VersionError) Error() string {
-	return "rrset: " + e.Name + " " + e.Type + " " + strconv.Quote(e.Content) + ": PowerDNS " + e.Version + " " + e.Detail +
-		"; PowerDNS " + e.Since + " and later store it"
+	msg := "rrset: " + e.Name + " " + e.Type + " " + strconv.Quote(e.Content) + ": PowerDNS " + e.Version + " " + e.Detail
+	switch {
+	case e.Since != "":
+		msg += "; PowerDNS " + e.Since + " and later store it"
+	case e.Until != "":
+		msg += "; PowerDNS before " + e.Until + " stores it"
+	}
+	return msg
 }
 
 // CheckVersion returns a *VersionError for the first content of rr that
@@ -32,6 +43,10 @@ func (e *VersionError) Error() string {
 //
 //   - RFC 3597 data of length 0 ("\# 0"): 4.x refuses it, since it prints
 //     it as "\# 0 " (with a trailing blank) and compares; 5.1 stores it.
+//   - LUA records: 5.1 refuses to write or delete them through its API
+//     unless the server runs with enable-lua-record-updates, which is off
+//     by default; 4.7 to 5.0 store them. CheckVersion cannot see the
+//     setting and refuses LUA from 5.1 on.
 //
 // A reconciler that knows the server's version calls it before it writes,
 // so that the refusal names the version rather than arriving as a 422.
@@ -39,6 +54,10 @@ func CheckVersion(rr RRset, version string) error {
 	major, minor, ok := parseVersion(version)
 	if !ok {
 		return nil
+	}
+	if rr.Type == "LUA" && (major > 5 || (major == 5 && minor >= 1)) && len(rr.Records) > 0 {
+		return &VersionError{Name: rr.Name, Type: rr.Type, Content: rr.Records[0], Version: version, Until: "5.1",
+			Detail: "refuses LUA records through its API unless enable-lua-record-updates is set"}
 	}
 	if _, generic := genericType(rr.Type); generic && (major < 5 || (major == 5 && minor < 1)) {
 		for _, c := range rr.Records {
