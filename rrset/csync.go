@@ -42,12 +42,24 @@ var pdnsTypeNumbers = func() map[string]uint16 {
 	return m
 }()
 
+// since51Numbers are the numbers of the types only 5.1 names.
+var since51Numbers = func() map[string]uint16 {
+	m := make(map[string]uint16, len(namedSince51))
+	for n, name := range namedSince51 {
+		m[name] = n
+	}
+	return m
+}()
+
 // pdnsTypeNumber reads a type as PowerDNS does inside a content: one of
 // its names, in any case, or TYPEnnn. Types only 5.1 names are refused,
 // since 4.x and 5.1 print them differently.
 func pdnsTypeNumber(f string) (uint16, *contentProblem) {
 	up := upperASCII(f)
 	n, ok := pdnsTypeNumbers[up]
+	if !ok {
+		n, ok = since51Numbers[up]
+	}
 	if !ok {
 		digits, generic := strings.CutPrefix(up, "TYPE")
 		v, err := strconv.ParseUint(digits, 10, 16)

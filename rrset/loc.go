@@ -14,11 +14,12 @@ import (
 // or precision is stored as one digit times a power of ten centimetres, so
 // New refuses any other value (1.5m), which PowerDNS would round down.
 //
-// PowerDNS 5.1 prints the stored position exactly; 4.7 and 4.9 compute it
-// in floating point, and print some positions differently (59.999 seconds
-// as 60.000, a point on the equator as S, on the prime meridian as W).
-// New refuses those, since no one spelling reads back equal from every
-// version.
+// PowerDNS 5.1 prints the stored position exactly, and so does New; 4.7
+// and 4.9 compute it in floating point, and print some positions
+// otherwise (1 1 0.000 N as 1 0 60.000 N, a point on the equator as S, on
+// the prime meridian as W) and refuse them written as 5.1 prints them.
+// CheckVersion refuses those for 4.x; NewLive reads 4.x's spelling as the
+// same position.
 
 // locLat and locLon are the ranges of the two coordinates, in thousandths
 // of a second of arc.
@@ -32,41 +33,59 @@ const (
 	locAltMax = math.MaxInt32 - 100000*100
 )
 
+// location is a parsed LOC content: coordinates in thousandths of a second
+// of arc (negative to the south and west), altitude in centimetres, size
+// and precisions as stored (mantissa and exponent).
+type location struct {
+	lat, lon, alt int64
+	precs         [3]uint8
+}
+
 func canonLOC(c *canonCtx, dst []byte, s string) ([]byte, *contentProblem) {
-	fields := strings.Fields(s)
-	lat, fields, p := locCoordinate(fields, "latitude", 'N', 'S', locLat)
+	l, p := parseLOC(s, c.strict)
 	if p != nil {
 		return nil, p
 	}
-	lon, fields, p := locCoordinate(fields, "longitude", 'E', 'W', locLon)
+	return l.append51(dst), nil
+}
+
+// parseLOC reads a LOC content. Without strict, it also reads 60 seconds,
+// as PowerDNS 4.x prints some positions (1 0 60.000 N for 1 1 0.000 N).
+func parseLOC(s string, strict bool) (location, *contentProblem) {
+	var l location
+	fields := strings.Fields(s)
+	var p *contentProblem
+	l.lat, fields, p = locCoordinate(fields, "latitude", 'N', 'S', locLat, strict)
 	if p != nil {
-		return nil, p
+		return l, p
+	}
+	l.lon, fields, p = locCoordinate(fields, "longitude", 'E', 'W', locLon, strict)
+	if p != nil {
+		return l, p
 	}
 	if len(fields) == 0 {
-		return nil, invalid("missing altitude")
+		return l, invalid("missing altitude")
 	}
 	if len(fields) > 4 {
-		return nil, invalid("unexpected " + strconv.Quote(strings.Join(fields[4:], " ")) + " after the vertical precision")
+		return l, invalid("unexpected " + strconv.Quote(strings.Join(fields[4:], " ")) + " after the vertical precision")
 	}
-	alt, p := locMetres(fields[0], "altitude", true)
-	if p != nil {
-		return nil, p
+	if l.alt, p = locMetres(fields[0], "altitude", true); p != nil {
+		return l, p
 	}
-	if alt < locAltMin || alt > locAltMax {
-		if alt < locAltMin || !c.strict {
-			return nil, invalid("altitude " + strconv.Quote(fields[0]) + " is outside -100000m to 42849672.95m")
+	if l.alt < locAltMin || l.alt > locAltMax {
+		if l.alt < locAltMin || !strict {
+			return l, invalid("altitude " + strconv.Quote(fields[0]) + " is outside -100000m to 42849672.95m")
 		}
-		return nil, unsupported("altitude " + strconv.Quote(fields[0]) + " is over 21374836.47m, which PowerDNS prints wrong")
+		return l, unsupported("altitude " + strconv.Quote(fields[0]) + " is over 21374836.47m, which PowerDNS prints wrong")
 	}
-	// Size, horizontal and vertical precision, as mantissa and exponent.
-	precs := [3]uint8{0x12, 0x16, 0x13}
+	l.precs = [3]uint8{0x12, 0x16, 0x13}
 	for i, what := range []string{"size", "horizontal precision", "vertical precision"} {
 		if i+1 >= len(fields) {
 			break
 		}
 		cm, p := locMetres(fields[i+1], what, false)
 		if p != nil {
-			return nil, p
+			return l, p
 		}
 		e := 0
 		for cm >= 10 && cm%10 == 0 && e < 9 {
@@ -74,23 +93,28 @@ func canonLOC(c *canonCtx, dst []byte, s string) ([]byte, *contentProblem) {
 			e++
 		}
 		if cm > 9 {
-			return nil, invalid(what + " " + strconv.Quote(fields[i+1]) + " is not one digit times a power of ten (1m, 20m, 0.03m, ...), which LOC stores")
+			return l, invalid(what + " " + strconv.Quote(fields[i+1]) + " is not one digit times a power of ten (1m, 20m, 0.03m, ...), which LOC stores")
 		}
-		precs[i] = uint8(cm)<<4 | uint8(e)
+		l.precs[i] = uint8(cm)<<4 | uint8(e)
 	}
-	exact := appendLOC51(nil, lat, lon, alt, precs)
-	if c.strict {
-		if old := appendLOC4(nil, lat, lon, alt, precs); string(old) != string(exact) {
-			return nil, unsupported("PowerDNS 4.x prints this position as " + strconv.Quote(string(old)) + ", 5.1 as " + strconv.Quote(string(exact)))
-		}
+	return l, nil
+}
+
+// locBefore51 returns how PowerDNS 4.x prints a canonical LOC content, and
+// whether that differs from it.
+func locBefore51(content string) (string, bool) {
+	l, p := parseLOC(content, true)
+	if p != nil {
+		return "", false
 	}
-	return append(dst, exact...), nil
+	old := string(l.append4(nil))
+	return old, old != content
 }
 
 // locCoordinate reads "deg [min [sec]] H" from the front of fields and
 // returns the coordinate in thousandths of a second of arc, negative to the
 // south or west.
-func locCoordinate(fields []string, what string, pos, neg byte, limit int64) (int64, []string, *contentProblem) {
+func locCoordinate(fields []string, what string, pos, neg byte, limit int64, strict bool) (int64, []string, *contentProblem) {
 	var parts [3]string
 	n := 0
 	for ; n < len(fields) && n < 4; n++ {
@@ -111,7 +135,11 @@ func locCoordinate(fields []string, what string, pos, neg byte, limit int64) (in
 	}
 	hemi := upper(fields[n][0])
 	var v int64
-	for i, max := range []int64{limit / 3600000, 59, 59} {
+	maxSec := int64(59)
+	if !strict {
+		maxSec = 60
+	}
+	for i, max := range []int64{limit / 3600000, 59, maxSec} {
 		if i >= n {
 			break
 		}
@@ -129,6 +157,9 @@ func locCoordinate(fields []string, what string, pos, neg byte, limit int64) (in
 		v = v*60 + w
 		if i == 2 {
 			ms, _ := strconv.Atoi((frac + "000")[:3])
+			if w == 60 && ms > 0 {
+				return 0, nil, invalid(what + " " + strconv.Quote(parts[i]) + " is over 59.999")
+			}
 			v = v*1000 + int64(ms)
 		}
 	}
@@ -179,10 +210,10 @@ func upper(c byte) byte {
 	return c
 }
 
-// appendLOC51 appends the position as PowerDNS 5.1 prints it: from the
+// append51 appends the position as PowerDNS 5.1 prints it: from the
 // stored integers, exactly.
-func appendLOC51(dst []byte, lat, lon, altCM int64, precs [3]uint8) []byte {
-	for i, v := range []int64{lat, lon} {
+func (l location) append51(dst []byte) []byte {
+	for i, v := range []int64{l.lat, l.lon} {
 		hemi := "NE"[i]
 		if v < 0 {
 			hemi = "SW"[i]
@@ -197,13 +228,13 @@ func appendLOC51(dst []byte, lat, lon, altCM int64, precs [3]uint8) []byte {
 		ms := v % 1000
 		dst = append(dst, byte('0'+ms/100), byte('0'+ms/10%10), byte('0'+ms%10), ' ', hemi, ' ')
 	}
-	return appendLOCMetres(dst, altCM, precs)
+	return appendLOCMetres(dst, l.alt, l.precs)
 }
 
-// appendLOC4 appends the position as PowerDNS 4.7 and 4.9 print it: in
+// append4 appends the position as PowerDNS 4.7 and 4.9 print it: in
 // floating point, the hemisphere from the sign (so 0 is S or W).
-func appendLOC4(dst []byte, lat, lon, altCM int64, precs [3]uint8) []byte {
-	for i, v := range []int64{lat, lon} {
+func (l location) append4(dst []byte) []byte {
+	for i, v := range []int64{l.lat, l.lon} {
 		deg := float64(v) / 3600000.0
 		whole := float64(int64(deg))
 		rem := float64(60.0 * float64(deg-whole))
@@ -218,7 +249,7 @@ func appendLOC4(dst []byte, lat, lon, altCM int64, precs [3]uint8) []byte {
 		}
 		dst = append(dst, ' ', hemi, ' ')
 	}
-	return appendLOCMetres(dst, altCM, precs)
+	return appendLOCMetres(dst, l.alt, l.precs)
 }
 
 func abs(v int64) int64 {

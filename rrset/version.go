@@ -43,6 +43,10 @@ func (e *VersionError) Error() string {
 //
 //   - RFC 3597 data of length 0 ("\# 0"): 4.x refuses it, since it prints
 //     it as "\# 0 " (with a trailing blank) and compares; 5.1 stores it.
+//   - LOC positions that 4.x, computing in floating point, prints otherwise
+//     than 5.0 and later: nearly half the positions on a whole minute
+//     (1 1 0.000 N is printed 1 0 60.000 N), the equator (S) and the prime
+//     meridian (W). 4.x refuses them written as New gives them.
 //   - LUA records: 5.1 refuses to write or delete them through its API
 //     unless the server runs with enable-lua-record-updates, which is off
 //     by default; 4.7 to 5.0 store them. CheckVersion cannot see the
@@ -58,6 +62,14 @@ func CheckVersion(rr RRset, version string) error {
 	if rr.Type == "LUA" && (major > 5 || (major == 5 && minor >= 1)) && len(rr.Records) > 0 {
 		return &VersionError{Name: rr.Name, Type: rr.Type, Content: rr.Records[0], Version: version, Until: "5.1",
 			Detail: "refuses LUA records through its API unless enable-lua-record-updates is set"}
+	}
+	if rr.Type == "LOC" && major < 5 {
+		for _, c := range rr.Records {
+			if old, differs := locBefore51(c); differs {
+				return &VersionError{Name: rr.Name, Type: rr.Type, Content: c, Version: version, Since: "5.0",
+					Detail: "prints this position as " + strconv.Quote(old) + ", and refuses it written otherwise"}
+			}
+		}
 	}
 	if _, generic := genericType(rr.Type); generic && (major < 5 || (major == 5 && minor < 1)) {
 		for _, c := range rr.Records {
