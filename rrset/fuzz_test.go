@@ -99,6 +99,14 @@ var fuzzContents = []struct{ typ, content string }{
 	{"SVCB", "1 dns alpn=dot port=853 ipv4hint=192.0.2.1"}, {"SVCB", "1 . key65000=x"},
 	{"SOA", "ns1 hostmaster 1 2 3 4 5"}, {"URI", `10 1 "https://x/"`}, {"URI", "10 1 ftp://x/"},
 	{"HINFO", `"PC" Linux`}, {"RP", "admin txt"},
+	{"AFSDB", "1 afsdb"}, {"KX", "10 KX.example.net"}, {"LP", "10 l64"}, {"MINFO", "owner errors"},
+	{"CERT", "PKIX 1 8 " + key}, {"OPENPGPKEY", key}, {"DHCID", key}, {"RKEY", "0 3 5 " + key},
+	{"ZONEMD", "1 1 1 ABCD"}, {"IPSECKEY", "10 0 2 . " + key}, {"IPSECKEY", "10 2 2 ::ffff:c000:201 " + key},
+	{"EUI48", "00-00-5E-00-53-2A"}, {"EUI64", "0-0-5e-ef-10-0-0-2a"},
+	{"NID", "10 14:4fff:ff20:ee64"}, {"L64", "10 2001:db8:1140:1000"}, {"L32", "10 10.1.2.3"},
+	{"APL", "1:192.0.2.0/24 !2:2001:DB8::/32"}, {"CSYNC", "66 3 aaaa a NS"},
+	{"LUA", `a  "ifportup(443, {'192.0.2.1'})"`},
+	{"LOC", "51 56 0.123 N 5 54 0 E 4m 1m 10000 10"}, {"LOC", "0 S 0 W -100000"},
 }
 
 func FuzzNew(f *testing.F) {
@@ -147,7 +155,12 @@ func FuzzNew(f *testing.F) {
 func checkMiekg(t *testing.T, name, typ, content string) {
 	t.Helper()
 	switch {
-	case typ == "ALIAS":
+	case typ == "ALIAS" || typ == "LUA":
+		return // PowerDNS's own types
+	case typ == "IPSECKEY" && (strings.Fields(content)[1] == "0" || strings.Contains(content, "::ffff:")):
+		// miekg/dns wants a "." for no gateway, which PowerDNS refuses,
+		// and refuses IPv4-mapped gateways in the dotted form PowerDNS
+		// prints.
 		return
 	case typ == "HTTPS" || typ == "SVCB":
 		if strings.Contains(content, "ipv6hint=::") {

@@ -3,6 +3,8 @@ package rrset
 import (
 	"net/netip"
 	"strconv"
+
+	"github.com/miekg/dns"
 )
 
 // Keys, certificates and digests that PowerDNS prints as numbers and base64
@@ -11,7 +13,8 @@ import (
 // in lower case, as PowerDNS prints them.
 
 // certTypes are the mnemonics of RFC 4398 §2.1 for CERT's type field;
-// PowerDNS reads and prints only the number.
+// PowerDNS reads and prints only numbers, here and for the algorithm
+// (RSASHA256 is 8).
 var certTypes = map[string]string{
 	"PKIX": "1", "SPKI": "2", "PGP": "3", "IPKIX": "4", "ISPKI": "5", "IPGP": "6",
 	"ACPKIX": "7", "IACPKIX": "8", "URI": "253", "OID": "254",
@@ -31,11 +34,18 @@ func canonCERT(_ *canonCtx, dst []byte, s string) ([]byte, *contentProblem) {
 		return nil, invalid("certificate type 0 is reserved")
 	}
 	dst = append(dst, ' ')
-	dst, rest, p = appendUints(dst, rest, []string{"key tag", "algorithm"}, 16, 8)
+	dst, rest, p = appendUints(dst, rest, []string{"key tag"}, 16)
 	if p != nil {
 		return nil, p
 	}
-	return appendBase64(dst, rest, "certificate")
+	alg, rest := cutField(rest)
+	if n, ok := dns.StringToAlgorithm[upperASCII(alg)]; ok {
+		alg = strconv.Itoa(int(n))
+	}
+	if dst, _, p = appendUint(dst, alg, 8, "algorithm"); p != nil {
+		return nil, p
+	}
+	return appendBase64(append(dst, ' '), rest, "certificate")
 }
 
 // canonBase64 is OPENPGPKEY and DHCID: base64 data alone.

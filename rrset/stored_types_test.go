@@ -35,6 +35,8 @@ func TestNewStoredTypes(t *testing.T) {
 		{name: "CERT", typ: "CERT", in: "1 12345 8 " + k, want: "1 12345 8 " + k},
 		{name: "CERT mnemonic and pieces", typ: "CERT", in: "pkix 12345 8 " + k[:20] + " " + k[20:], want: "1 12345 8 " + k},
 		{name: "CERT URI mnemonic", typ: "CERT", in: "URI 0 0 " + k, want: "253 0 0 " + k},
+		{name: "CERT algorithm mnemonic", typ: "CERT", in: "PGP 1 rsasha256 " + k, want: "3 1 8 " + k},
+		{name: "CERT unknown algorithm", typ: "CERT", in: "PGP 1 RSA " + k, reason: rrset.ReasonInvalidContent},
 		{name: "CERT type 0", typ: "CERT", in: "0 1 8 " + k, reason: rrset.ReasonInvalidContent},
 		{name: "CERT unknown mnemonic", typ: "CERT", in: "X509 1 8 " + k, reason: rrset.ReasonInvalidContent},
 		{name: "CERT no certificate", typ: "CERT", in: "1 1 8", reason: rrset.ReasonInvalidContent},
