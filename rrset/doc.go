@@ -50,7 +50,7 @@
 //	"other.example.org."   OutOfZone                         OutOfZone
 //
 // Names inside contents (CNAME, ALIAS, DNAME, NS, PTR, MX, SRV, NAPTR, RP,
-// SOA, HTTPS and SVCB targets) are always absolute, with or without their
+// SOA, HTTPS, SVCB, AFSDB, KX, LP, MINFO and IPSECKEY targets) are always absolute, with or without their
 // trailing dot, as PowerDNS reads them: "10 mail" is the MX mail., not
 // mail.example.com. "@" there is the zone apex.
 //
@@ -72,8 +72,27 @@
 //	NAPTR   100 10 "u" "E2U+sip" "!^.*$!sip:info@example.net!" .
 //	HTTPS   1 . alpn=h2,h3 port=443 ipv4hint=192.0.2.1   (also SVCB)
 //	DNSKEY  257 3 13 base64...   (also CDNSKEY)
-//	SOA, URI, HINFO, RP
+//	SOA, URI, HINFO, RP   (MINFO as RP)
+//	AFSDB   1 afsdb.example.net.   (also KX and LP: a number and a name)
+//	CERT    1 12345 8 base64...   (mnemonics PKIX, RSASHA256... as numbers)
+//	OPENPGPKEY, DHCID   base64...;   RKEY as DNSKEY
+//	ZONEMD  2018031500 1 1 febe3d4c...
+//	IPSECKEY  10 1 2 192.0.2.38 base64...   (no gateway: 10 0 2 base64...,
+//	        without RFC 4025's ".", which PowerDNS refuses)
+//	EUI48   00-00-5e-00-53-2a   (EUI64 alike, eight octets)
+//	NID     10 0014:4FFF:FF20:EE64   (also L64; L32 10 192.0.2.1)
+//	APL     1:192.0.2.0/24 !2:2001:db8::/32   (items in the order given)
+//	CSYNC   66 3 A NS AAAA   (types once each, by number)
+//	LOC     51 56 0.123 N 5 54 0.000 E 4.00m 1.00m 10000.00m 10.00m
+//	LUA     A "ifportup(443, {'192.0.2.1'})"
 //	TYPE65420  \# 2 4142   (RFC 3597, for types PowerDNS has no name for)
+//
+// A LUA content is the type the snippet answers with and the snippet as
+// character-strings. The snippet is opaque, kept as written, escapes
+// included, and compared exactly; only the type's spelling and the blanks
+// between strings are brought into PowerDNS's form. LOC minutes, seconds,
+// size and precisions may be left out; a size or precision must be one
+// digit times a power of ten (1.5m is refused: LOC cannot store it).
 //
 // Numbers lose leading zeros, hexadecimal is lower case and base64 is
 // re-encoded, both in one piece. A TXT content that starts with a double
@@ -122,7 +141,10 @@
 //     and 5.1 print differently, escapes in SvcParam values, and ALPN
 //     identifiers holding '(', ')' or ';', which PowerDNS refuses there;
 //   - TYPEnnn of types 5.1 names and parses and 4.x does not (HHIT, BRID,
-//     RESINFO, WALLET).
+//     RESINFO, WALLET), and these types inside CSYNC and LUA contents;
+//   - APL items with host bits (1:192.0.2.1/24), which PowerDNS drops;
+//   - IPSECKEY algorithms other than 0, 1 and 2, which PowerDNS refuses;
+//   - LOC altitudes over 21374836.47m, which PowerDNS prints wrong.
 //
 // New refuses with ReasonTooLarge a TXT, SPF or RFC 3597 RRset that no DNS
 // response can carry whole (a single record: 65,496 octets of data and
@@ -131,14 +153,17 @@
 // refused where a name or an unquoted word holds them literally.
 //
 // CheckVersion refuses what New accepts but one version refuses: RFC 3597
-// data of length 0 ("\# 0") before 5.1.
+// data of length 0 ("\# 0") before 5.1, LOC positions that 4.x prints
+// otherwise (about half those on a whole minute, the equator, the prime
+// meridian) before 5.0, and LUA records from 5.1 on, which 5.1 refuses to
+// write through its API unless enable-lua-record-updates is set.
 //
 // Octets outside printable ASCII in text (UTF-8 included) are written as
 // \DDD. 4.x and 5.1.5 store them; 5.1 releases before 5.1.5 may refuse
 // escapes above \127 (PowerDNS issue 17875).
 //
-// Named types New does not model (LOC, LUA, OPENPGPKEY, ...) are refused
-// with ReasonUnsupportedType. NewLive, for data read from a server, accepts them
+// Named types New does not model (RRSIG, NSEC, NSEC3, TKEY, ...) are
+// refused with ReasonUnsupportedType. NewLive, for data read from a server, accepts them
 // and any content it cannot parse, kept as given, so that a Set of live data
 // still knows which keys are taken.
 //

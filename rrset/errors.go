@@ -42,8 +42,8 @@ const (
 const (
 	// ReasonUnknownType: not a DNS type mnemonic.
 	ReasonUnknownType Reason = "UnknownType"
-	// ReasonUnsupportedType: a DNS type this package does not write (LOC,
-	// LUA, RRSIG, NSEC, ...). NewLive still keeps such RRsets verbatim.
+	// ReasonUnsupportedType: a DNS type this package does not write
+	// (RRSIG, NSEC, NSEC3, ...). NewLive still keeps such RRsets verbatim.
 	ReasonUnsupportedType Reason = "UnsupportedType"
 	// ReasonNoRecords: an RRset without any content.
 	ReasonNoRecords Reason = "NoRecords"

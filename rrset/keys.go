@@ -25,6 +25,8 @@ func canonCERT(_ *canonCtx, dst []byte, s string) ([]byte, *contentProblem) {
 	typ, rest := cutField(s)
 	if n, ok := certTypes[upperASCII(typ)]; ok {
 		typ = n
+	} else if n, ok := dns.StringToCertType[upperASCII(typ)]; ok {
+		typ = strconv.Itoa(int(n)) // miekg/dns's spellings (IPIX)
 	}
 	dst, v, p := appendUint(dst, typ, 16, "certificate type")
 	if p != nil {

@@ -91,7 +91,7 @@ func New(zone, name, typ string, ttl uint32, contents ...string) (RRset, error) 
 // when read back. It is lenient where New is strict, since live data is
 // what it is: contents that PowerDNS could not have stored unchanged are
 // still canonicalised, and contents of types this package does not model
-// (LOC, LUA, ...) or that do not parse are kept as given, trimmed. The name
+// (RRSIG, NSEC, ...) or that do not parse are kept as given, trimmed. The name
 // and the type must still be valid, and there must be at least one content.
 // Set ManagedBy afterwards from wherever ownership is recorded.
 func NewLive(zone, name, typ string, ttl uint32, contents ...string) (RRset, error) {
