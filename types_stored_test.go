@@ -73,15 +73,14 @@ var storedTypes = []struct {
 }
 
 // TestTypesStored writes one RRset of each less common type through Sync,
-// on every server: PowerDNS stores each in the form New gives, so a second
+// on every server, with each ownership store: PowerDNS stores each in the form New gives, so a second
 // Sync plans nothing; a type the server's version refuses is refused with
 // a *rrset.VersionError before anything is sent.
 func TestTypesStored(t *testing.T) {
-	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
-		t.Parallel()
+	forEachStore(t, func(t *testing.T, srv *pdnstest.Server, store reconcile.Option) {
 		ctx := pdnstest.Context(t)
 		zone := srv.NewZone(t)
-		r, rec := newWriter(t, srv, "types")
+		r, rec := newWriter(t, srv, "types", store)
 
 		var desired, refused []rrset.RRset
 		for _, tt := range storedTypes {
