@@ -55,7 +55,7 @@ var since51Numbers = func() map[string]uint16 {
 // its names, in any case, or TYPEnnn. Types only 5.1 names are refused,
 // since 4.x and 5.1 print them differently.
 func pdnsTypeNumber(f string) (uint16, *contentProblem) {
-	up := upperASCII(f)
+	up := strings.ToUpper(f)
 	n, ok := pdnsTypeNumbers[up]
 	if !ok {
 		n, ok = since51Numbers[up]

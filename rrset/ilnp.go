@@ -3,6 +3,7 @@ package rrset
 import (
 	"net/netip"
 	"strconv"
+	"strings"
 )
 
 // The identifier-locator records of RFC 6742 (NID, L32, L64, LP) and the
@@ -38,7 +39,7 @@ func canonNodeID(_ *canonCtx, dst []byte, s string) ([]byte, *contentProblem) {
 		for k := len(g); k < 4; k++ {
 			dst = append(dst, '0')
 		}
-		dst = append(dst, upperASCII(g)...)
+		dst = append(dst, strings.ToUpper(g)...)
 		i = j
 	}
 	if groups != 4 {

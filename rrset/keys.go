@@ -3,6 +3,7 @@ package rrset
 import (
 	"net/netip"
 	"strconv"
+	"strings"
 
 	"github.com/miekg/dns"
 )
@@ -23,9 +24,9 @@ var certTypes = map[string]string{
 // canonCERT is CERT: type, key tag, algorithm, certificate in base64.
 func canonCERT(_ *canonCtx, dst []byte, s string) ([]byte, *contentProblem) {
 	typ, rest := cutField(s)
-	if n, ok := certTypes[upperASCII(typ)]; ok {
+	if n, ok := certTypes[strings.ToUpper(typ)]; ok {
 		typ = n
-	} else if n, ok := dns.StringToCertType[upperASCII(typ)]; ok {
+	} else if n, ok := dns.StringToCertType[strings.ToUpper(typ)]; ok {
 		typ = strconv.Itoa(int(n)) // miekg/dns's spellings (IPIX)
 	}
 	dst, v, p := appendUint(dst, typ, 16, "certificate type")
@@ -41,7 +42,7 @@ func canonCERT(_ *canonCtx, dst []byte, s string) ([]byte, *contentProblem) {
 		return nil, p
 	}
 	alg, rest := cutField(rest)
-	if n, ok := dns.StringToAlgorithm[upperASCII(alg)]; ok {
+	if n, ok := dns.StringToAlgorithm[strings.ToUpper(alg)]; ok {
 		alg = strconv.Itoa(int(n))
 	}
 	if dst, _, p = appendUint(dst, alg, 8, "algorithm"); p != nil {
@@ -72,18 +73,23 @@ func canonZONEMD(_ *canonCtx, dst []byte, s string) ([]byte, *contentProblem) {
 // otherwise: the "." that RFC 4025 writes for "no gateway" is dropped.
 // IPv6 gateways are printed as glibc prints them.
 func canonIPSECKEY(c *canonCtx, dst []byte, s string) ([]byte, *contentProblem) {
-	start := len(dst)
-	dst, rest, p := appendUints(dst, s, []string{"precedence", "gateway type", "algorithm"}, 8, 8, 8)
-	if p != nil {
-		return nil, p
+	precedence, rest := cutField(s)
+	gwType, rest := cutField(rest)
+	alg, rest := cutField(rest)
+	var p *contentProblem
+	for i, f := range []struct{ v, what string }{{precedence, "precedence"}, {gwType, "gateway type"}, {alg, "algorithm"}} {
+		if i > 0 {
+			dst = append(dst, ' ')
+		}
+		if dst, _, p = appendUint(dst, f.v, 8, f.what); p != nil {
+			return nil, p
+		}
 	}
-	fields := dst[start:]
-	gwType, alg := fieldAt(fields, 1), fieldAt(fields, 2)
-	dst = dst[:len(dst)-1] // the blank after the algorithm
+	gwType, alg = strings.TrimLeft(gwType, "0"), strings.TrimLeft(alg, "0")
 	after := rest
 	gw, rest := cutField(rest)
 	switch gwType {
-	case "0":
+	case "":
 		if gw != "." {
 			rest = after // no gateway written: the key follows at once
 		}
@@ -110,7 +116,7 @@ func canonIPSECKEY(c *canonCtx, dst []byte, s string) ([]byte, *contentProblem) 
 		return nil, invalid("gateway type " + gwType + " is none of 0 (none), 1 (IPv4), 2 (IPv6), 3 (name)")
 	}
 	switch alg {
-	case "0":
+	case "":
 		if rest != "" {
 			return nil, invalid("a public key with algorithm 0 (none)")
 		}
@@ -120,29 +126,4 @@ func canonIPSECKEY(c *canonCtx, dst []byte, s string) ([]byte, *contentProblem) 
 	default:
 		return nil, unsupported("algorithm " + alg + ": PowerDNS reads IPSECKEY algorithms 0 (none), 1 (DSA) and 2 (RSA) only")
 	}
-}
-
-// fieldAt returns the i-th blank-separated field of canonical text.
-func fieldAt(b []byte, i int) string {
-	s := string(b)
-	for ; i > 0; i-- {
-		_, s = cutField(s)
-	}
-	f, _ := cutField(s)
-	return f
-}
-
-func upperASCII(s string) string {
-	for i := 0; i < len(s); i++ {
-		if 'a' <= s[i] && s[i] <= 'z' {
-			b := []byte(s)
-			for j := i; j < len(b); j++ {
-				if 'a' <= b[j] && b[j] <= 'z' {
-					b[j] -= 'a' - 'A'
-				}
-			}
-			return string(b)
-		}
-	}
-	return s
 }

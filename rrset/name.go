@@ -52,6 +52,12 @@ func CanonicalZone(zone string) (string, error) {
 //     becomes its A-label ("bücher" -> "xn--bcher-kva", UTS #46 mapping,
 //     non-transitional).
 //
+// CanonicalName reads names as a zone file does. A hostname from a
+// Kubernetes object (a Gateway listener, an HTTPRoute, a DNSEndpoint) is
+// absolute with or without its trailing dot: read it with Hostname, which
+// refuses "other.example.org" where CanonicalName gives
+// other.example.org.example.com.
+//
 // It refuses, with a *NameError naming the input and the reason: a name out
 // of the zone, an empty label ("a..b"), a label over 63 octets, a name over
 // 255 octets, a space or control character written literally, an invalid

@@ -90,6 +90,12 @@ func TestCheckVersionStoredTypes(t *testing.T) {
 			assert.Equal(t, tt.content, ve.Content)
 			assert.Equal(t, tt.version, ve.Version)
 			assert.Contains(t, err.Error(), "PowerDNS "+tt.version)
+			if tt.until != "" {
+				assert.Contains(t, err.Error(), "enable-lua-record-updates")
+				assert.Contains(t, err.Error(), "PowerDNS before "+tt.until+" stores it")
+			} else {
+				assert.Contains(t, err.Error(), "PowerDNS "+tt.since+" and later store it")
+			}
 		})
 	}
 }
