@@ -42,7 +42,7 @@ func (r *Reconciler) Apply(ctx context.Context, zone string, rr rrset.RRset, opt
 	desired, _ := rrset.NewSet(canonical)
 	_ = desired.Add(want)
 	in := intent{desired: desired, keys: []rrset.Key{want.Key()}}
-	o := r.newOp("apply", canonical, in, readScope{name: want.Name}, true)
+	o := r.newOp("apply", canonical, in, readScope{name: want.Name}, writes)
 	return o.do(ctx, o.run)
 }
 
@@ -71,7 +71,7 @@ func (r *Reconciler) Remove(ctx context.Context, zone string, key rrset.Key, opt
 	}
 	desired, _ := rrset.NewSet(canonical)
 	in := intent{desired: desired, keys: []rrset.Key{k}, deletes: deleteNow, owner: rc.owner}
-	o := r.newOp("remove", canonical, in, readScope{name: k.Name, typ: k.Type}, true)
+	o := r.newOp("remove", canonical, in, readScope{name: k.Name, typ: k.Type}, writes)
 	return o.do(ctx, o.run)
 }
 

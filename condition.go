@@ -112,7 +112,7 @@ func ConditionFor(res Result, err error) Condition {
 		return res.Condition()
 	case errors.As(err, &input):
 		return Condition{Reason: ReasonInvalidInput, Message: err.Error()}
-	case pdnserrors.ReasonOf(err) == pdnserrors.ZoneNotFound:
+	case pdnserrors.IsZoneNotFound(err):
 		return Condition{Reason: ReasonZoneNotFound, Message: err.Error()}
 	default:
 		return Condition{Reason: ReasonPDNSError, Message: err.Error()}

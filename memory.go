@@ -137,21 +137,21 @@ func absenceKey(k rrset.Key) string { return k.Name + " " + k.Type }
 type gateObserver struct {
 	gate    *backoff.Gate
 	answers map[rrset.Key]bool
-	// record is false for Plan, which observes nothing: a delete then
-	// passes only where the gate is open already.
-	record bool
+	// writes is false for a dry run (Plan), which observes nothing: a
+	// delete then passes only where the gate is open already.
+	writes bool
 	// open is true when the gate opens on a first observation.
 	open bool
 }
 
-func (m *zoneMemory) observer(cfg config, record bool) *gateObserver {
-	if record {
+func (m *zoneMemory) observer(cfg config, eff effect) *gateObserver {
+	if eff == writes {
 		m.absences.ForgetIdle(gateIdle)
 	}
 	return &gateObserver{
 		gate:    m.absences,
 		answers: make(map[rrset.Key]bool),
-		record:  record,
+		writes:  eff == writes,
 		open:    cfg.deleteChecks <= 1 && cfg.deleteSpan == 0,
 	}
 }
@@ -163,7 +163,7 @@ func (o *gateObserver) sustained(k rrset.Key) bool {
 	}
 	var ans bool
 	switch {
-	case o.record:
+	case o.writes:
 		ans = o.gate.Observe(absenceKey(k), true)
 	default:
 		ans = o.open || o.gate.Sustained(absenceKey(k))
@@ -175,7 +175,7 @@ func (o *gateObserver) sustained(k rrset.Key) bool {
 // settle ends streaks that are over: keys wanted again, and keys deleted
 // (a later absence starts counting anew).
 func (o *gateObserver) settle(keys []rrset.Key) {
-	if !o.record || o.gate.Len() == 0 {
+	if !o.writes || o.gate.Len() == 0 {
 		return
 	}
 	for _, k := range keys {

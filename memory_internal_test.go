@@ -19,17 +19,17 @@ func TestGateObserver(t *testing.T) {
 	mem := r.memory(testZone)
 	k := rrset.Key{Name: "a." + testZone, Type: "A"}
 
-	obs := mem.observer(r.cfg, true)
+	obs := mem.observer(r.cfg, writes)
 	assert.False(t, obs.sustained(k))
 	assert.False(t, obs.sustained(k), "asked again: the same answer, no second observation")
 	clock.Advance(time.Minute)
-	dry := mem.observer(r.cfg, false)
+	dry := mem.observer(r.cfg, dryRun)
 	assert.False(t, dry.sustained(k), "a dry run does not observe")
-	obs = mem.observer(r.cfg, true)
+	obs = mem.observer(r.cfg, writes)
 	assert.True(t, obs.sustained(k), "second observation, a minute later")
 
 	obs.settle([]rrset.Key{k})
-	assert.False(t, mem.observer(r.cfg, false).sustained(k), "ended")
+	assert.False(t, mem.observer(r.cfg, dryRun).sustained(k), "ended")
 
 	open := testReconciler(t, WithDeletionGate(1, 0))
 	assert.True(t, open.memory(testZone).observer(open.cfg, false).sustained(k), "a gate that opens at once")
@@ -109,13 +109,13 @@ func TestKnownKeys(t *testing.T) {
 	mem.saw(obsOf(t), readScope{})
 	assert.True(t, mem.knownAbsent(setOf(t, b)), "a whole read replaces it")
 
-	o := r.newOp("sync", testZone, intent{desired: setOf(t, b)}, readScope{}, true)
+	o := r.newOp("sync", testZone, intent{desired: setOf(t, b)}, readScope{}, writes)
 	assert.True(t, o.expectsCreate())
-	o = r.newOp("remove", testZone, intent{desired: setOf(t)}, readScope{}, true)
+	o = r.newOp("remove", testZone, intent{desired: setOf(t)}, readScope{}, writes)
 	assert.False(t, o.expectsCreate(), "a delete never creates")
-	o = r.newOp("plan", testZone, intent{desired: setOf(t, b)}, readScope{}, false)
+	o = r.newOp("plan", testZone, intent{desired: setOf(t, b)}, readScope{}, dryRun)
 	assert.False(t, o.expectsCreate(), "a dry run never writes")
 	r.Forget(testZone)
-	o = r.newOp("sync", testZone, intent{desired: setOf(t, b)}, readScope{}, true)
+	o = r.newOp("sync", testZone, intent{desired: setOf(t, b)}, readScope{}, writes)
 	assert.False(t, o.expectsCreate(), "forgotten: nothing known")
 }

@@ -45,10 +45,23 @@ type tally struct {
 	requests, patches atomic.Int64
 }
 
-func (r *Reconciler) newOp(verb, zone string, in intent, scope readScope, record bool) *op {
+// effect says whether an operation acts on the zone or only looks at it: a
+// dry run (Plan, Live, DeleteZone's check) records nothing in the
+// Reconciler's memory of the zone and writes nothing.
+type effect bool
+
+const (
+	dryRun effect = false
+	writes effect = true
+)
+
+// effectOf is writes when w holds.
+func effectOf(w bool) effect { return effect(w) }
+
+func (r *Reconciler) newOp(verb, zone string, in intent, scope readScope, eff effect) *op {
 	mem := r.memory(zone)
 	o := &op{r: r, verb: verb, zone: zone, mem: mem, in: in, scope: scope,
-		gate: mem.observer(r.cfg, record), res: Result{Zone: zone}}
+		gate: mem.observer(r.cfg, eff), res: Result{Zone: zone}}
 	o.srv = r.server.session(&o.t)
 	if len(in.keys) == 1 {
 		o.requeueKey = absenceKey(in.keys[0])
@@ -122,13 +135,14 @@ func (o *op) observe(z zonejson.Zone, md []powerdns.Metadata) (*observation, err
 	if err != nil {
 		return nil, err
 	}
-	if o.gate.record {
+	if o.gate.writes {
 		o.mem.saw(obs, o.scope)
 	}
 	return obs, nil
 }
 
-// decide is decide, for this operation.
+// decide decides on obs with the writer's rules, adoption added where the
+// operation asks for it, and the zone's memory.
 func (o *op) decide(obs *observation) decision {
 	ru := o.r.cfg.rules()
 	if o.in.adopt {
@@ -224,7 +238,7 @@ func (o *op) write(ctx context.Context, obs *observation, d decision) error {
 // restarts and reconciles its objects again. A wrong guess costs a lock
 // that was not needed, or a second read; never a wrong write.
 func (o *op) expectsCreate() bool {
-	if !o.gate.record || o.in.desired == nil || o.in.desired.Len() == 0 {
+	if !o.gate.writes || o.in.desired == nil || o.in.desired.Len() == 0 {
 		return false // a dry run, a read or a delete never creates
 	}
 	return o.mem.knownAbsent(o.in.desired)
@@ -273,7 +287,7 @@ func (o *op) remember(d decision, applied []rrset.Change) {
 // endStreaks ends the deletion-gate streaks of RRsets wanted again or
 // deleted: a later absence starts counting anew.
 func (o *op) endStreaks(applied []rrset.Change) {
-	if !o.gate.record || o.gate.gate.Len() == 0 {
+	if !o.gate.writes || o.gate.gate.Len() == 0 {
 		return
 	}
 	var ended []rrset.Key

@@ -101,7 +101,7 @@ func (c session) addKind(ctx context.Context, zone, kind string, values []string
 // dropKind deletes a metadata kind. A kind that is already gone is fine.
 func (c session) dropKind(ctx context.Context, zone, kind string) error {
 	err := c.call(ctx, func(ctx context.Context) error { return c.s.client.DeleteMetadata(ctx, zone, kind) })
-	if pdnserrors.ReasonOf(err) == pdnserrors.ZoneNotFound {
+	if pdnserrors.IsZoneNotFound(err) {
 		// PowerDNS answers a DELETE of a kind that is not there with 204;
 		// 404 is the zone, which is gone with its kinds.
 		return nil

@@ -24,7 +24,7 @@ var errRefusedOrBlocked = errors.New("a write was refused or blocked")
 
 // requeueAfter decides Result.RequeueAfter from how the operation ended.
 func (o *op) requeueAfter(err error) time.Duration {
-	if !o.gate.record {
+	if !o.gate.writes {
 		return 0 // a dry run asks for nothing
 	}
 	rq, key := o.mem.requeue, o.requeueKey

@@ -48,7 +48,7 @@ func TestRequeueAfter(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r := testReconciler(t, WithResync(c.resync))
-			o := r.newOp("sync", testZone, intent{}, readScope{}, !c.dry)
+			o := r.newOp("sync", testZone, intent{}, readScope{}, effectOf(!c.dry))
 			o.res = c.res
 			got := o.requeueAfter(c.err)
 			assert.GreaterOrEqual(t, got, c.lo)
@@ -57,11 +57,11 @@ func TestRequeueAfter(t *testing.T) {
 	}
 	t.Run("transient failures grow per key until a success", func(t *testing.T) {
 		r := testReconciler(t)
-		o := r.newOp("apply", testZone, intent{keys: []rrset.Key{rr.Key()}}, readScope{}, true)
+		o := r.newOp("apply", testZone, intent{keys: []rrset.Key{rr.Key()}}, readScope{}, writes)
 		first := o.requeueAfter(transient)
 		second := o.requeueAfter(transient)
 		assert.Greater(t, second, first)
-		other := r.newOp("apply", testZone, intent{keys: []rrset.Key{{Name: "b." + testZone, Type: "A"}}}, readScope{}, true)
+		other := r.newOp("apply", testZone, intent{keys: []rrset.Key{{Name: "b." + testZone, Type: "A"}}}, readScope{}, writes)
 		assert.LessOrEqual(t, other.requeueAfter(transient), 1200*time.Millisecond, "another object has its own streak")
 		o.requeueAfter(nil)
 		assert.LessOrEqual(t, o.requeueAfter(transient), 1200*time.Millisecond, "a success ends the streak")

@@ -38,7 +38,7 @@ import (
 // lock it holds then is freed in the background, within five seconds.
 func (r *Reconciler) Sync(ctx context.Context, zone string, desired []rrset.RRset, opts ...SyncOption) (res Result, err error) {
 	defer r.observed(OperationSync, zone, time.Now(), &res, &err)
-	o, err := r.syncOp("sync", zone, desired, opts, true)
+	o, err := r.syncOp("sync", zone, desired, opts, writes)
 	if err != nil {
 		return Result{Zone: zone}, err
 	}
@@ -54,7 +54,7 @@ func (r *Reconciler) Sync(ctx context.Context, zone string, desired []rrset.RRse
 // observation may let it through.
 func (r *Reconciler) Plan(ctx context.Context, zone string, desired []rrset.RRset, opts ...SyncOption) (pr PlanResult, err error) {
 	defer r.observed(OperationPlan, zone, time.Now(), &pr.Result, &err)
-	o, err := r.syncOp("plan", zone, desired, opts, false)
+	o, err := r.syncOp("plan", zone, desired, opts, dryRun)
 	if err != nil {
 		return PlanResult{Result: Result{Zone: zone}}, err
 	}
@@ -74,7 +74,7 @@ func (r *Reconciler) Plan(ctx context.Context, zone string, desired []rrset.RRse
 }
 
 // syncOp checks a Sync's or a Plan's input and makes its operation.
-func (r *Reconciler) syncOp(verb, zone string, desired []rrset.RRset, opts []SyncOption, record bool) (*op, error) {
+func (r *Reconciler) syncOp(verb, zone string, desired []rrset.RRset, opts []SyncOption, eff effect) (*op, error) {
 	rc := newSyncConfig(opts)
 	canonical, err := canonicalZone(zone)
 	if err != nil {
@@ -92,7 +92,7 @@ func (r *Reconciler) syncOp(verb, zone string, desired []rrset.RRset, opts []Syn
 	if rc.teardown {
 		in.deletes = deleteNow
 	}
-	return r.newOp(verb, canonical, in, readScope{}, record), nil
+	return r.newOp(verb, canonical, in, readScope{}, eff), nil
 }
 
 // do runs body in the zone's turn and fills in the Result's counts and
@@ -122,7 +122,7 @@ func (r *Reconciler) Live(ctx context.Context, zone string) ([]rrset.RRset, erro
 	if err != nil {
 		return nil, err
 	}
-	o := r.newOp("read", canonical, intent{}, readScope{}, false)
+	o := r.newOp("read", canonical, intent{}, readScope{}, dryRun)
 	var live []rrset.RRset
 	_, err = o.do(ctx, func(ctx context.Context) error {
 		obs, err := o.read(ctx)

@@ -129,7 +129,7 @@ func sendBatch(ctx context.Context, units []unit, send func(context.Context, []p
 		out.refused = append(out.refused, refusedUnit{units[0], apiErr.Problems})
 		return nil
 	}
-	if apiErr.StatusCode != 413 { // a body too large names nothing
+	if !apiErr.TooLarge() { // a body too large names nothing
 		named, rest := splitNamed(units, apiErr.Problems)
 		if len(named) > 0 {
 			for _, u := range named {
@@ -149,14 +149,10 @@ func sendBatch(ctx context.Context, units []unit, send func(context.Context, []p
 // (as opposed to the request failing), and so can be isolated to RRsets.
 func isRefusal(err error) (*pdnserrors.APIError, bool) {
 	apiErr, ok := pdnserrors.AsAPIError(err)
-	if !ok {
+	if !ok || !apiErr.RefusesContent() {
 		return nil, false
 	}
-	switch apiErr.StatusCode {
-	case 400, 413, 422:
-		return apiErr, true
-	}
-	return nil, false
+	return apiErr, true
 }
 
 // splitNamed separates the units whose name a problem names.

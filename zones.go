@@ -99,7 +99,7 @@ func (r *Reconciler) EnsureZone(ctx context.Context, zone string, spec ZoneSpec,
 	existing, err := srv.zoneInfo(ctx, canonical)
 	switch {
 	case err == nil:
-	case pdnserrors.ReasonOf(err) == pdnserrors.ZoneNotFound:
+	case pdnserrors.IsZoneNotFound(err):
 		create := want.api(canonical)
 		err = srv.call(ctx, func(ctx context.Context) error { return r.server.client.CreateZone(ctx, create) })
 		if err == nil {
@@ -111,7 +111,7 @@ func (r *Reconciler) EnsureZone(ctx context.Context, zone string, spec ZoneSpec,
 			}
 			return res, nil
 		}
-		if pdnserrors.ReasonOf(err) != pdnserrors.ZoneExists {
+		if !pdnserrors.IsZoneExists(err) {
 			return res, fmt.Errorf("create zone %s: %w", canonical, err)
 		}
 		if existing, err = srv.zoneInfo(ctx, canonical); err != nil {
@@ -133,7 +133,7 @@ func (r *Reconciler) holdApex(ctx context.Context, zone, owner string) (int, err
 		return 0, err
 	}
 	keys := []rrset.Key{{Name: zone, Type: "SOA"}, {Name: zone, Type: "NS"}}
-	o := r.newOp("ensure zone", zone, intent{keys: keys, adopt: true}, readScope{name: zone}, true)
+	o := r.newOp("ensure zone", zone, intent{keys: keys, adopt: true}, readScope{name: zone}, writes)
 	res, err := o.do(ctx, func(ctx context.Context) error {
 		obs, err := o.read(ctx)
 		if err != nil {
@@ -317,11 +317,11 @@ func (r *Reconciler) DeleteZone(ctx context.Context, zone string, opts ...Delete
 	if err != nil {
 		return err
 	}
-	o := r.newOp("delete zone", canonical, intent{}, readScope{}, false)
+	o := r.newOp("delete zone", canonical, intent{}, readScope{}, dryRun)
 	_, err = o.do(ctx, func(ctx context.Context) error {
 		if !cfg.force {
 			obs, err := o.read(ctx)
-			if pdnserrors.ReasonOf(err) == pdnserrors.ZoneNotFound {
+			if pdnserrors.IsZoneNotFound(err) {
 				return nil
 			}
 			if err != nil {
@@ -332,7 +332,7 @@ func (r *Reconciler) DeleteZone(ctx context.Context, zone string, opts ...Delete
 			}
 		}
 		err := o.srv.call(ctx, func(ctx context.Context) error { return r.server.client.DeleteZone(ctx, canonical) })
-		if err != nil && pdnserrors.ReasonOf(err) != pdnserrors.ZoneNotFound {
+		if err != nil && !pdnserrors.IsZoneNotFound(err) {
 			return o.errorf(err)
 		}
 		o.mem.reset(r.cfg)

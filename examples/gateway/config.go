@@ -5,8 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"strings"
+
+	"github.com/pdnskit/reconcile/examples/internal/apikey"
 )
 
 // Exit codes.
@@ -15,9 +15,6 @@ const (
 	exitFail  = 1 // an error, or a check that failed
 	exitUsage = 2 // bad flags
 )
-
-// envAPIKey is where the API key is read from without -api-key-file.
-const envAPIKey = "PDNS_API_KEY"
 
 type config struct {
 	server     string // API URL; empty: start a PowerDNS
@@ -40,7 +37,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs := flag.NewFlagSet("gateway", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&cfg.server, "server", "", "PowerDNS API URL, e.g. http://127.0.0.1:8081 (default: start a PowerDNS for the demo)")
-	fs.StringVar(&cfg.keyFile, "api-key-file", "", "file holding the API key for -server (default: $"+envAPIKey+")")
+	fs.StringVar(&cfg.keyFile, "api-key-file", "", "file holding the API key for -server (default: $"+apikey.Env+")")
 	fs.StringVar(&cfg.dnsAddr, "dns-addr", "", "host:port of the server's DNS service (default: the -server host, port 53)")
 	fs.StringVar(&cfg.zone, "zone", "gateway.example.", "zone the demo creates and writes to; it must not exist")
 	fs.StringVar(&cfg.backend, "backend", "gsqlite3", "backend of the PowerDNS the demo starts: gsqlite3 or lmdb")
@@ -73,22 +70,10 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 // readAPIKey reads the key for -server from -api-key-file or the
 // environment. The key itself never appears in a message.
 func (c *config) readAPIKey() error {
-	if c.keyFile != "" {
-		b, err := os.ReadFile(c.keyFile)
-		if err != nil {
-			return fmt.Errorf("-api-key-file: %w", err)
-		}
-		c.apiKeyText = strings.TrimSpace(string(b))
-		c.keySource = "-api-key-file " + c.keyFile
-		if c.apiKeyText == "" {
-			return fmt.Errorf("-api-key-file %s is empty", c.keyFile)
-		}
-		return nil
+	key, source, err := apikey.Read(c.keyFile)
+	if errors.Is(err, apikey.ErrMissing) {
+		return &usageError{"-server needs an API key: pass -api-key-file or set $" + apikey.Env}
 	}
-	c.apiKeyText = strings.TrimSpace(os.Getenv(envAPIKey))
-	c.keySource = "$" + envAPIKey
-	if c.apiKeyText == "" {
-		return &usageError{"-server needs an API key: pass -api-key-file or set $" + envAPIKey}
-	}
-	return nil
+	c.apiKeyText, c.keySource = key, source
+	return err
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/pdnskit/reconcile/examples/internal/apikey"
 	"github.com/pdnskit/reconcile/pdnstest"
 )
 
@@ -62,7 +63,7 @@ func TestDemoStartsItsOwnServer(t *testing.T) {
 // PDNS_API_KEY.
 func TestDemoKeyFromEnvironment(t *testing.T) {
 	srv := pdnstest.Servers(t)[0]
-	t.Setenv(envAPIKey, srv.APIKey)
+	t.Setenv(apikey.Env, srv.APIKey)
 	code, stdout, stderr := runDemo(t, "-server", srv.URL, "-dns-addr", srv.DNSAddr, "-zone", "env.gateway.example.")
 	require.Equal(t, exitOK, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
 	assert.NotContains(t, stdout+stderr, srv.APIKey)
@@ -101,7 +102,7 @@ func TestDemoBadServerInput(t *testing.T) {
 // TestDemoBadFlags: flags that cannot work are refused before anything is
 // asked of a server.
 func TestDemoBadFlags(t *testing.T) {
-	t.Setenv(envAPIKey, "")
+	t.Setenv(apikey.Env, "")
 	empty := keyFile(t, "\n")
 	cases := []struct {
 		name string

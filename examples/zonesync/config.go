@@ -1,13 +1,12 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
+	"github.com/pdnskit/reconcile/examples/internal/apikey"
 	"github.com/pdnskit/reconcile/rrset"
 )
 
@@ -17,9 +16,6 @@ const (
 	exitFail    = 1 // any error, bad input included
 	exitBlocked = 2 // something blocked, refused or held back
 )
-
-// envAPIKey is where the API key is read from without -api-key-file.
-const envAPIKey = "PDNS_API_KEY"
 
 type config struct {
 	server       string
@@ -42,7 +38,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs := flag.NewFlagSet("zonesync", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&cfg.server, "server", "", "PowerDNS API URL, e.g. http://127.0.0.1:8081 (required)")
-	fs.StringVar(&cfg.keyFile, "api-key-file", "", "file holding the API key (default: $"+envAPIKey+")")
+	fs.StringVar(&cfg.keyFile, "api-key-file", "", "file holding the API key (default: $"+apikey.Env+")")
 	fs.StringVar(&cfg.zone, "zone", "", "the zone to sync, which must exist on the server (required)")
 	fs.StringVar(&cfg.managedBy, "managed-by", "", "the writer zonesync writes as; it owns what it writes (required)")
 	fs.StringVar(&cfg.file, "file", "", "RFC 1035 zone file with the desired records (required)")
@@ -82,22 +78,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 // readAPIKey reads the key from -api-key-file or the environment. The key
 // itself never appears in a message.
 func (c *config) readAPIKey() error {
-	if c.keyFile != "" {
-		b, err := os.ReadFile(c.keyFile)
-		if err != nil {
-			return fmt.Errorf("-api-key-file: %w", err)
-		}
-		c.apiKey = strings.TrimSpace(string(b))
-		c.keySource = "-api-key-file " + c.keyFile
-		if c.apiKey == "" {
-			return fmt.Errorf("-api-key-file %s is empty", c.keyFile)
-		}
-		return nil
-	}
-	c.apiKey = strings.TrimSpace(os.Getenv(envAPIKey))
-	c.keySource = "$" + envAPIKey
-	if c.apiKey == "" {
-		return errors.New("no API key: pass -api-key-file or set $" + envAPIKey)
-	}
-	return nil
+	var err error
+	c.apiKey, c.keySource, err = apikey.Read(c.keyFile)
+	return err
 }

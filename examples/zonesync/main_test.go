@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/pdnskit/reconcile/examples/internal/apikey"
 	"github.com/pdnskit/reconcile/pdnstest"
 )
 
@@ -101,7 +102,7 @@ func TestBadInput(t *testing.T) {
 			{"two TTLs", []string{"-file", "testdata/two-ttls.zone"},
 				"zonesync: testdata/two-ttls.zone:3: www." + z.name + " A has TTL 600, but 300 on line 2: the records of an RRset share one TTL"},
 			{"unsupported type", []string{"-file", "testdata/unsupported.zone"},
-				"zonesync: testdata/unsupported.zone:3: www." + z.name + " LOC: type not supported"},
+				"zonesync: testdata/unsupported.zone:3: www." + z.name + " GPOS: type not supported"},
 			{"wrong key", []string{"-file", "testdata/example.zone", "-api-key-file", wrongKey, "-apply"},
 				"zonesync: PowerDNS at " + srv.URL + " refused the API key from -api-key-file " + wrongKey + " (401 Unauthorized)"},
 			{"no such zone", []string{"-file", "testdata/example.zone", "-zone", "missing." + z.name, "-apply"},
@@ -176,7 +177,7 @@ func TestDeleteGuard(t *testing.T) {
 // TestFlags: flags that cannot work are refused with one message and exit 1
 // before any file or server is read.
 func TestFlags(t *testing.T) {
-	t.Setenv(envAPIKey, "")
+	t.Setenv(apikey.Env, "")
 	key := writeFile(t, "key", "secret-key")
 	base := []string{"-server", "http://127.0.0.1:1", "-zone", "example.com.", "-managed-by", "zonesync", "-file", "testdata/example.zone"}
 	without := func(flag string) []string {
