@@ -57,7 +57,7 @@ type rules struct {
 	guardFraction float64
 	guardMin      int
 	adopt         bool
-	conflicts     []conflict.Option
+	conflicts     []conflict.CheckOption
 }
 
 func (c *config) rules() rules {

@@ -296,12 +296,12 @@ func (c *config) validate() error {
 }
 
 // conflictOptions are the conflict rules of this writer.
-func (c *config) conflictOptions() []conflict.Option {
+func (c *config) conflictOptions() []conflict.CheckOption {
 	policy := conflict.Refuse
 	if c.takeover {
 		policy = conflict.Takeover
 	}
-	opts := []conflict.Option{conflict.WithPolicy(policy), conflict.WithAdoption(c.adopt)}
+	opts := []conflict.CheckOption{conflict.WithPolicy(policy), conflict.WithAdoption(c.adopt)}
 	if len(c.allowed) > 0 {
 		opts = append(opts, conflict.WithAllowed(c.allowed...))
 	}

@@ -42,9 +42,9 @@ import (
 //
 // Unlike Check, Against judges want even when live already holds it
 // unchanged: there is no Diff to skip it, and the answer does not depend on
-// whether the caller's own object exists yet. WithPolicy is ignored (see
-// there). For live data PowerDNS can hold, Against and Check agree on every
-// write: the same Conflicts for want's key.
+// whether the caller's own object exists yet. It takes no policy: it has no
+// plan to make room in. For live data PowerDNS can hold, Against and Check
+// agree on every write: the same Conflicts for want's key.
 //
 // writer should not be empty: like Check, Against then takes every RRset
 // with no writer recorded for the writer's own. A name or type that does
@@ -56,10 +56,8 @@ import (
 // RRset set to want in canonical form with ManagedBy set to writer. Cost:
 // O(n) name canonicalisations for n live RRsets, plus sorting those at
 // want's name.
-func Against(want rrset.RRset, writer string, live []rrset.RRset, opts ...Option) []Conflict {
-	o := newOptions(opts)
-	// Against has no plan to make room in.
-	o.policy = Refuse
+func Against(want rrset.RRset, writer string, live []rrset.RRset, opts ...AgainstOption) []Conflict {
+	o := againstOptions(opts)
 
 	zone, apex := ".", ""
 	if o.zone != "" {

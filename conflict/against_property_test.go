@@ -121,7 +121,7 @@ func checkAgainst(t *testing.T, z string, sc scenario, data []byte) int {
 		}
 		got := conflict.Against(respell(t, rnd, z, want, false), sc.writer, objects,
 			conflict.WithZone(strings.ToUpper(z)), conflict.WithAdoption(sc.adopt), conflict.WithDisabledLive(disabled...),
-			conflict.WithAllowed(sc.allowed...), conflict.WithPolicy(sc.policy))
+			conflict.WithAllowed(sc.allowed...))
 
 		if !planHas(res.Plan, k) && !res.Blocked(k) {
 			for _, c := range got {

@@ -28,7 +28,7 @@ type againstCase struct {
 	want   rrset.RRset
 	writer string // gw when empty
 	live   []rrset.RRset
-	opts   []conflict.Option // WithZone(zone) unless noZone
+	opts   []conflict.AgainstOption // WithZone(zone) unless noZone
 	noZone bool
 	// conflicts are the Conflict strings, in order; nil when want may be
 	// written.
@@ -139,7 +139,7 @@ var againstCases = []againstCase{
 		name:      "not-owner",
 		want:      lv("www", "A", "", "192.0.2.2"),
 		live:      []rrset.RRset{lv("www", "A", ext, "192.0.2.1")},
-		opts:      []conflict.Option{conflict.WithAdoption(true)},
+		opts:      []conflict.AgainstOption{conflict.WithAdoption(true)},
 		conflicts: []string{"www.example.com. A blocked: held by external-dns"},
 		kinds:     []conflict.Kind{conflict.NotOwner},
 	},
@@ -155,7 +155,7 @@ var againstCases = []againstCase{
 		name: "unowned-adopted",
 		want: lv("www", "A", "", "192.0.2.2"),
 		live: []rrset.RRset{lv("www", "A", "", "192.0.2.1")},
-		opts: []conflict.Option{conflict.WithAdoption(true)},
+		opts: []conflict.AgainstOption{conflict.WithAdoption(true)},
 	},
 	{
 		name: "own-key",
@@ -262,10 +262,10 @@ var againstCases = []againstCase{
 		writers:   [][]string{{gw}},
 	},
 	{
-		name:      "own-a-takeover-ignored",
+		name:      "own-a-adoption-deletes-nothing",
 		want:      lv("x", "CNAME", "", "example.com."),
 		live:      []rrset.RRset{lv("x", "A", gw, "192.0.2.1")},
-		opts:      []conflict.Option{conflict.WithPolicy(conflict.Takeover), conflict.WithAdoption(true)},
+		opts:      []conflict.AgainstOption{conflict.WithAdoption(true)},
 		conflicts: []string{"x.example.com. CNAME blocked: CNAME next to A held by gateway-dns"},
 	},
 	{
@@ -313,12 +313,12 @@ var againstCases = []againstCase{
 	{
 		name: "disabled-cname-not-in-the-way",
 		want: lv("x", "A", "", "192.0.2.1"),
-		opts: []conflict.Option{conflict.WithDisabledLive(lv("x", "CNAME", ext, "example.com."))},
+		opts: []conflict.AgainstOption{conflict.WithDisabledLive(lv("x", "CNAME", ext, "example.com."))},
 	},
 	{
 		name:      "disabled-key-of-another-writer",
 		want:      lv("x", "CNAME", "", "example.com."),
-		opts:      []conflict.Option{conflict.WithDisabledLive(lv("X.example.com.", "cname", ext, "example.com."))},
+		opts:      []conflict.AgainstOption{conflict.WithDisabledLive(lv("X.example.com.", "cname", ext, "example.com."))},
 		conflicts: []string{"x.example.com. CNAME blocked: held by external-dns"},
 		kinds:     []conflict.Kind{conflict.NotOwner},
 	},
@@ -326,7 +326,7 @@ var againstCases = []againstCase{
 		name: "disabled-key-live-wins",
 		want: lv("x", "TXT", "", `"hello"`),
 		live: []rrset.RRset{lv("x", "TXT", gw, `"old"`)},
-		opts: []conflict.Option{conflict.WithDisabledLive(lv("x", "TXT", ext, `"older"`))},
+		opts: []conflict.AgainstOption{conflict.WithDisabledLive(lv("x", "TXT", ext, `"older"`))},
 	},
 
 	// Rules switched off.
@@ -334,32 +334,32 @@ var againstCases = []againstCase{
 		name: "allowed-alias-and-address",
 		want: lv("x", "ALIAS", "", "lb.example.net."),
 		live: []rrset.RRset{lv("x", "A", ext, "192.0.2.1")},
-		opts: []conflict.Option{conflict.WithAllowed(conflict.ALIASAndAddress)},
+		opts: []conflict.AgainstOption{conflict.WithAllowed(conflict.ALIASAndAddress)},
 	},
 	{
 		name: "allowed-not-owner",
 		want: lv("www", "A", "", "192.0.2.2"),
 		live: []rrset.RRset{lv("www", "A", ext, "192.0.2.1")},
-		opts: []conflict.Option{conflict.WithAllowed(conflict.NotOwner)},
+		opts: []conflict.AgainstOption{conflict.WithAllowed(conflict.NotOwner)},
 	},
 	{
 		name: "allowed-unowned",
 		want: lv("www", "A", "", "192.0.2.2"),
 		live: []rrset.RRset{lv("www", "A", "", "192.0.2.1")},
-		opts: []conflict.Option{conflict.WithAllowed(conflict.Unowned)},
+		opts: []conflict.AgainstOption{conflict.WithAllowed(conflict.Unowned)},
 	},
 	{
 		name:      "allowed-enforced-ignored",
 		want:      lv("v4", "CNAME", "", "example.com."),
 		live:      []rrset.RRset{lv("v4", "A", ext, "192.0.2.1")},
-		opts:      []conflict.Option{conflict.WithAllowed(conflict.CNAMEAndOtherData, conflict.ApexCNAME, "Novel")},
+		opts:      []conflict.AgainstOption{conflict.WithAllowed(conflict.CNAMEAndOtherData, conflict.ApexCNAME, "Novel")},
 		conflicts: []string{"v4.example.com. CNAME blocked: CNAME next to A held by external-dns"},
 	},
 	{
 		name:      "allowed-one-of-two",
 		want:      lv("x", "ALIAS", "", "lb.example.net."),
 		live:      []rrset.RRset{lv("x", "A", ext, "192.0.2.1"), lv("x", "ALIAS", ext, "old.example.net.")},
-		opts:      []conflict.Option{conflict.WithAllowed(conflict.ALIASAndAddress)},
+		opts:      []conflict.AgainstOption{conflict.WithAllowed(conflict.ALIASAndAddress)},
 		conflicts: []string{"x.example.com. ALIAS blocked: held by external-dns"},
 	},
 }
@@ -368,7 +368,7 @@ func (tc againstCase) run(t *testing.T, live []rrset.RRset) []conflict.Conflict 
 	t.Helper()
 	opts := tc.opts
 	if !tc.noZone {
-		opts = append([]conflict.Option{conflict.WithZone("Example.COM")}, opts...)
+		opts = append([]conflict.AgainstOption{conflict.WithZone("Example.COM")}, opts...)
 	}
 	return conflict.Against(tc.want, gwOr(tc.writer), live, opts...)
 }

@@ -51,7 +51,7 @@ func (r Result) Blocked(k rrset.Key) bool {
 // Cost: Diff's, plus O(c log c) for c changes and one lookup by name in
 // live per name a write touches (the first lookup in a Set builds its index
 // by name, once).
-func Check(desired, live *rrset.Set, writer string, opts ...Option) Result {
+func Check(desired, live *rrset.Set, writer string, opts ...CheckOption) Result {
 	return CheckPlan(rrset.Diff(desired, live, writer), live, opts...)
 }
 
@@ -61,8 +61,8 @@ func Check(desired, live *rrset.Set, writer string, opts ...Option) Result {
 // holds some deletes back, or a plan narrowed to some keys): a live RRset
 // whose delete is not in the plan stays, and writes are judged next to it.
 // Check is CheckPlan of Diff.
-func CheckPlan(plan rrset.Plan, live *rrset.Set, opts ...Option) Result {
-	o := newOptions(opts)
+func CheckPlan(plan rrset.Plan, live *rrset.Set, opts ...CheckOption) Result {
+	o := checkOptions(opts)
 	writer := plan.ManagedBy
 	j := &judge{
 		opts:    o,

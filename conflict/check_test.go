@@ -479,7 +479,7 @@ func (tc checkCase) run(t *testing.T) conflict.Result {
 	if writer == "" {
 		writer = gw
 	}
-	opts := []conflict.Option{conflict.WithPolicy(tc.policy), conflict.WithAdoption(tc.adopt), conflict.WithAllowed(tc.allowed...)}
+	opts := []conflict.CheckOption{conflict.WithPolicy(tc.policy), conflict.WithAdoption(tc.adopt), conflict.WithAllowed(tc.allowed...)}
 	if len(tc.disabled) > 0 {
 		opts = append(opts, conflict.WithDisabledLive(buildAll(t, zone, tc.disabled)...))
 	}

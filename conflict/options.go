@@ -39,11 +39,40 @@ func (p Policy) String() string {
 	return "Policy(" + strconv.Itoa(int(p)) + ")"
 }
 
-// Option configures Check and Against. Each option says which of them it
-// applies to: WithPolicy only to Check (Against changes nothing, so it has
-// nothing to take over), WithZone only to Against (Check takes the zone
-// from its Sets); the others to both.
-type Option func(*options)
+// CheckOption configures Check and CheckPlan. WithPolicy is one; so is
+// every Option.
+type CheckOption interface{ applyCheck(*options) }
+
+// AgainstOption configures Against. WithZone is one; so is every Option.
+type AgainstOption interface{ applyAgainst(*options) }
+
+// Option configures Check, CheckPlan and Against alike: WithAdoption,
+// WithDisabledLive and WithAllowed. An option that only one of them honours
+// has that one's type (WithPolicy is a CheckOption, WithZone an
+// AgainstOption), so that passing it to the other does not compile.
+type Option interface {
+	CheckOption
+	AgainstOption
+}
+
+// One type per set of calls an option applies to, so that an option's
+// dynamic type cannot be asserted to a call it does not apply to either.
+type (
+	checkOnly   func(*options)
+	againstOnly func(*options)
+	everywhere  func(*options)
+)
+
+func (f checkOnly) applyCheck(o *options)     { f(o) }
+func (f againstOnly) applyAgainst(o *options) { f(o) }
+func (f everywhere) applyCheck(o *options)    { f(o) }
+func (f everywhere) applyAgainst(o *options)  { f(o) }
+
+var (
+	_ CheckOption   = checkOnly(nil)
+	_ AgainstOption = againstOnly(nil)
+	_ Option        = everywhere(nil)
+)
 
 type options struct {
 	policy   Policy
@@ -55,11 +84,21 @@ type options struct {
 
 func defaultOptions() options { return options{policy: Refuse} }
 
-func newOptions(opts []Option) options {
+func checkOptions(opts []CheckOption) options {
 	o := defaultOptions()
 	for _, opt := range opts {
 		if opt != nil {
-			opt(&o)
+			opt.applyCheck(&o)
+		}
+	}
+	return o
+}
+
+func againstOptions(opts []AgainstOption) options {
+	o := defaultOptions()
+	for _, opt := range opts {
+		if opt != nil {
+			opt.applyAgainst(&o)
 		}
 	}
 	return o
@@ -68,40 +107,39 @@ func newOptions(opts []Option) options {
 // allowed reports whether the caller switched the rule k off.
 func (o *options) allowed(k Kind) bool { return slices.Contains(o.allow, k) }
 
-// WithPolicy sets the policy of Check; an unknown value is taken as
-// Refuse, so that nothing is deleted by mistake. Against ignores it: it
-// reports every collision, as Refuse does, including those with the
-// writer's own data (Conflict.Writers names the writer then), which the
-// caller may remove before it writes.
-func WithPolicy(p Policy) Option {
-	return func(o *options) {
+// WithPolicy sets the policy of Check and CheckPlan; an unknown value is
+// taken as Refuse, so that nothing is deleted by mistake. Against takes no
+// policy: it deletes nothing, and reports every collision as Refuse does,
+// including those with the writer's own data (Conflict.Writers names the
+// writer then), which the caller may remove before it writes.
+func WithPolicy(p Policy) CheckOption {
+	return checkOnly(func(o *options) {
 		if p != Takeover {
 			p = Refuse
 		}
 		o.policy = p
-	}
+	})
 }
 
-// WithAdoption (Check and Against) lets the writer take live RRsets that
-// have no writer
+// WithAdoption lets the writer take live RRsets that have no writer
 // recorded (written by hand, or by a writer that recorded none): a desired
 // RRset at such a key is written, recording its writer, instead of being
 // blocked as Unowned; under Takeover such RRsets may also be deleted to
-// make room. Off by default.
-func WithAdoption(adopt bool) Option { return func(o *options) { o.adopt = adopt } }
+// make room. Off by default. Check, CheckPlan and Against honour it.
+func WithAdoption(adopt bool) Option { return everywhere(func(o *options) { o.adopt = adopt }) }
 
-// WithDisabledLive (Check and Against) declares the live RRsets whose
-// records are all disabled in PowerDNS, each with its ManagedBy; they are
-// not in the live Set (nor in Against's live), since a reader of live data
-// drops disabled records. They count for ownership: a
-// desired RRset at such a key of another writer is NotOwner, of no writer
-// Unowned (a write would replace the disabled records). Exactly as PowerDNS
+// WithDisabledLive declares the live RRsets whose records are all disabled
+// in PowerDNS, each with its ManagedBy (Check, CheckPlan and Against). They
+// are not in the live Set (nor in Against's live), since a reader of live
+// data drops disabled records. They count for ownership: a desired RRset
+// at such a key of another writer is NotOwner, of no writer Unowned (a
+// write would replace the disabled records). Exactly as PowerDNS
 // ignores disabled records when it checks a write, they count for no type
 // rule. A key that is also in the live Set is judged by the live Set alone.
 // Names may be spelled in any way the zone accepts; several RRsets at one
 // key are several claimants, each listed. Repeated options add up.
 func WithDisabledLive(rrsets ...rrset.RRset) Option {
-	return func(o *options) { o.disabled = append(o.disabled, rrsets...) }
+	return everywhere(func(o *options) { o.disabled = append(o.disabled, rrsets...) })
 }
 
 // WithAllowed switches off rules that PowerDNS does not enforce, for Check
@@ -122,13 +160,13 @@ func WithDisabledLive(rrsets ...rrset.RRset) Option {
 // kinds from configuration should refuse those itself and say so. Repeated
 // options add up.
 func WithAllowed(kinds ...Kind) Option {
-	return func(o *options) {
+	return everywhere(func(o *options) {
 		for _, k := range kinds {
 			if k.Known() && !k.EnforcedByPowerDNS() && !o.allowed(k) {
 				o.allow = append(o.allow, k)
 			}
 		}
-	}
+	})
 }
 
 // WithZone names the zone for Against: every name of want and live is
@@ -138,6 +176,8 @@ func WithAllowed(kinds ...Kind) Option {
 // NSAndDNAME). Without it, Against takes names as absolute and the apex as
 // the closest name at or above want's that holds an SOA in live (every
 // zone read from PowerDNS does); when live holds none, want is judged as a
-// name below the apex. Check ignores it: its Sets carry their zone. A zone
-// that CanonicalZone refuses counts as none.
-func WithZone(zone string) Option { return func(o *options) { o.zone = zone } }
+// name below the apex. Check takes no zone option: its Sets carry their
+// zone. A zone that CanonicalZone refuses counts as none.
+func WithZone(zone string) AgainstOption {
+	return againstOnly(func(o *options) { o.zone = zone })
+}

@@ -168,8 +168,8 @@ func (sc scenario) allows(k conflict.Kind) bool {
 	return !k.EnforcedByPowerDNS() && slices.Contains(sc.allowed, k)
 }
 
-func (sc scenario) opts() []conflict.Option {
-	return []conflict.Option{conflict.WithPolicy(sc.policy), conflict.WithAdoption(sc.adopt),
+func (sc scenario) opts() []conflict.CheckOption {
+	return []conflict.CheckOption{conflict.WithPolicy(sc.policy), conflict.WithAdoption(sc.adopt),
 		conflict.WithDisabledLive(sc.disabled...), conflict.WithAllowed(sc.allowed...)}
 }
 
