@@ -119,3 +119,45 @@ func TestKnownKeys(t *testing.T) {
 	o = r.newOp("sync", testZone, intent{desired: setOf(t, b)}, readScope{}, writes)
 	assert.False(t, o.expectsCreate(), "forgotten: nothing known")
 }
+
+// TestDeletionGateSchedule: the default deletion gate (3 syncs over 2
+// minutes) opens 2 minutes after the first sync that finds a key absent,
+// whether the syncs come at the pace the Reconciler requeues at or more
+// often; syncs in a burst count once.
+func TestDeletionGateSchedule(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		every time.Duration
+	}{
+		{"at the requeue pace", 0}, // deferPace
+		{"every 20 s", 20 * time.Second},
+		{"every 30 s", 30 * time.Second},
+		{"every second", time.Second},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			start := time.Unix(0, 0)
+			clock := backofftest.NewClock(start)
+			r := testReconciler(t, WithClock(clock))
+			every := tc.every
+			if every == 0 {
+				every = r.deferPace()
+			}
+			mem := r.memory(testZone)
+			k := rrset.Key{Name: "a." + testZone, Type: "A"}
+			var opened time.Duration
+			for clock.Now().Sub(start) <= 10*time.Minute {
+				// A burst: the sync and two re-syncs right after it.
+				open := mem.observer(r.cfg, true).sustained(k)
+				for range 2 {
+					open = mem.observer(r.cfg, true).sustained(k) || open
+				}
+				if open {
+					opened = clock.Now().Sub(start)
+					break
+				}
+				clock.Advance(every)
+			}
+			assert.Equal(t, DefaultDeleteSpan, opened, "opened after")
+		})
+	}
+}

@@ -172,7 +172,9 @@ func WithResync(d time.Duration) Option { return func(c *config) { c.resync = d 
 
 // WithDeletionGate sets how long an RRset of the writer's must be absent
 // from the desired state before Sync deletes it: on checks consecutive
-// syncs spanning at least span. WithDeletionGate(1, 0) deletes at once.
+// syncs spanning at least span, of which only those at least
+// span/(checks-1) apart count (see backoff.Gate). WithDeletionGate(1, 0)
+// deletes at once.
 // Remove and Teardown are explicit deletes and pass no gate.
 func WithDeletionGate(checks int, span time.Duration) Option {
 	return func(c *config) { c.deleteChecks, c.deleteSpan = checks, span }

@@ -2,8 +2,8 @@ package backoff_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/pdnskit/reconcile/backoff"
@@ -77,39 +77,77 @@ func ExampleRequeue() {
 }
 
 // A controller keeps the streak in the object it is about (here a map
-// standing in for its annotations), so that a restart does not start it
-// again: the new Gate opens on the third check, two minutes after the first,
-// as the old one would have.
-func ExampleGate_Restore() {
+// standing in for its annotations), in one line, so that a restart does not
+// start it again: the new Gate opens on the third check, two minutes after
+// the first, as the old one would have. The annotation changes only when a
+// check counts.
+func ExampleGate_Resume() {
 	clock := backofftest.NewClock(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
+	const annotation = "example.com/missing"
 	annotations := map[string]string{}
 	observe := func(gate *backoff.Gate, key string, missing bool) bool {
-		if _, _, ok := gate.Streak(key); !ok && annotations["since"] != "" {
-			since, _ := time.Parse(time.RFC3339, annotations["since"])
-			checks, _ := strconv.Atoi(annotations["checks"])
-			gate.Restore(key, since, checks) // nonsense restores as no streak
+		if _, ok := gate.Current(key); !ok {
+			var stored backoff.Streak
+			if err := stored.UnmarshalText([]byte(annotations[annotation])); err == nil {
+				gate.Resume(key, stored) // odd values resume as no streak, or start the span now
+			}
 		}
 		open := gate.Observe(key, missing)
-		if since, checks, ok := gate.Streak(key); ok {
-			annotations["since"], annotations["checks"] = since.Format(time.RFC3339), strconv.Itoa(checks)
+		if s, ok := gate.Current(key); ok {
+			text, _ := s.MarshalText()
+			annotations[annotation] = string(text)
 		} else {
-			delete(annotations, "since")
-			delete(annotations, "checks")
+			delete(annotations, annotation)
 		}
 		return open
 	}
 
 	gate := backoff.NewGate(3, 2*time.Minute, backoff.WithClock(clock))
-	fmt.Println(observe(gate, "default/api", true), annotations)
+	fmt.Println(observe(gate, "default/api", true), annotations[annotation])
+	clock.Advance(time.Second) // re-enqueued by its own write: not a check that counts
+	fmt.Println(observe(gate, "default/api", true), annotations[annotation])
 	clock.Advance(time.Minute)
-	fmt.Println(observe(gate, "default/api", true), annotations)
+	fmt.Println(observe(gate, "default/api", true), annotations[annotation])
 
 	// The manager restarts: a new Gate, the annotations kept.
 	gate = backoff.NewGate(3, 2*time.Minute, backoff.WithClock(clock))
 	clock.Advance(time.Minute)
-	fmt.Println(observe(gate, "default/api", true), annotations)
+	fmt.Println(observe(gate, "default/api", true), annotations[annotation])
 	// Output:
-	// false map[checks:1 since:2025-01-01T00:00:00Z]
-	// false map[checks:2 since:2025-01-01T00:00:00Z]
-	// true map[checks:3 since:2025-01-01T00:00:00Z]
+	// false 1 check from 2025-01-01T00:00:00Z to 2025-01-01T00:00:00Z
+	// false 1 check from 2025-01-01T00:00:00Z to 2025-01-01T00:00:00Z
+	// false 2 checks from 2025-01-01T00:00:00Z to 2025-01-01T00:01:01Z
+	// true 3 checks from 2025-01-01T00:00:00Z to 2025-01-01T00:02:01Z
+}
+
+// A controller requeues at Next: sooner, the check would not count.
+func ExampleGate_Next() {
+	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	clock := backofftest.NewClock(start)
+	gate := backoff.NewGate(3, 2*time.Minute, backoff.WithClock(clock))
+
+	for !gate.Observe("default/api", true) {
+		next, _ := gate.Next("default/api")
+		requeueAfter := next.Sub(clock.Now())
+		fmt.Println("requeue after", requeueAfter)
+		clock.Advance(requeueAfter)
+	}
+	fmt.Println("open after", clock.Now().Sub(start))
+	// Output:
+	// requeue after 1m0s
+	// requeue after 1m0s
+	// open after 2m0s
+}
+
+func ExampleStreak_UnmarshalText() {
+	var s backoff.Streak
+	err := s.UnmarshalText([]byte("2 checks from 2025-01-01T00:00:00Z to 2025-01-01T00:01:00Z"))
+	fmt.Println(s.Checks, s.Since.Format(time.TimeOnly), s.Last.Format(time.TimeOnly), err)
+
+	err = s.UnmarshalText([]byte("2025-01-01T00:00:00Z"))
+	var textErr *backoff.StreakTextError
+	fmt.Println(errors.As(err, &textErr), errors.Is(err, backoff.ErrStreakForm))
+	// Output:
+	// 2 00:00:00 00:01:00 <nil>
+	// true true
 }

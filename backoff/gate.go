@@ -5,12 +5,21 @@ import (
 	"time"
 )
 
-// Gate tells whether a condition is sustained: observed on at least N
-// consecutive checks spanning at least D. One contrary observation resets
-// it. A caller keys it by what the condition is about, so one Gate tracks
-// many names; it is meant for decisions a single observation must not make,
-// such as deleting records whose names vanished from one read of the desired
-// state, or concluding that DNS authority for a zone is really lost.
+// Gate tells whether a condition is sustained: observed on checks spaced
+// over a span, with no contrary observation in between. A caller keys it by
+// what the condition is about, so one Gate tracks many names; it is meant
+// for decisions a single observation must not make, such as deleting
+// records whose names vanished from one read of the desired state, or
+// concluding that DNS authority for a zone is really lost.
+//
+// A Gate of N checks over a span D counts a check only when it comes at
+// least D/(N-1) after the last counted one; an earlier check neither
+// counts nor changes the streak (it may still find the Gate open). So a
+// burst of re-checks, such as a controller's object re-enqueued by its own
+// status write, counts once, and a streak changes at most N times: the
+// Gate opens on the Nth counted check, D after the first. One contrary
+// observation ends the streak. Next tells when the next check counts, for
+// a controller's RequeueAfter.
 //
 // Memory grows only with keys whose condition currently holds: a contrary
 // observation drops the key, and Forget and ForgetIdle drop keys no longer
@@ -18,40 +27,50 @@ import (
 //
 // A Gate lives in memory, so a restart (or a change of leader) would start
 // every streak again, and a controller that restarts more often than the
-// span would never act. Streak and Restore let it keep a streak where it
+// span would never act. Current and Resume let it keep a streak where it
 // keeps the rest of its state, such as an annotation or a status field of
-// the object the condition is about.
+// the object the condition is about, in the one-line text form of Streak.
 type Gate struct {
 	checks int
 	span   time.Duration
-	clock  Clock
+	// spacing is the least time between two counted checks.
+	spacing time.Duration
+	clock   Clock
 
 	mu      sync.Mutex
-	streaks map[string]streak
+	streaks map[string]held
 }
 
-// streak is a run of observations of the condition.
-type streak struct {
-	first, last time.Time
-	count       int
+// held is a key's streak and when the key was last checked, counted or
+// not, which ForgetIdle goes by.
+type held struct {
+	streak Streak
+	seen   time.Time
 }
 
-// NewGate returns a Gate that opens after checks consecutive observations
-// spanning at least span (DefaultSustainChecks and DefaultSustainSpan are
-// sensible values). checks below 1 count as 1 and a negative span as 0. Its
-// only option is WithClock.
+// NewGate returns a Gate that opens after checks observations, each at
+// least span/(checks-1) after the one before, spanning at least span
+// (DefaultSustainChecks and DefaultSustainSpan are sensible values).
+// checks below 1 count as 1 and a negative span as 0. Its only option is
+// WithClock.
 func NewGate(checks int, span time.Duration, opts ...GateOption) *Gate {
 	cfg := gateConfig(opts)
-	return &Gate{
+	g := &Gate{
 		checks:  max(checks, 1),
 		span:    max(span, 0),
 		clock:   cfg.clock,
-		streaks: make(map[string]streak),
+		streaks: make(map[string]held),
 	}
+	if g.checks > 1 {
+		g.spacing = g.span / time.Duration(g.checks-1)
+	}
+	return g
 }
 
 // Observe records one check of key's condition and reports whether the
-// condition is now sustained.
+// condition is now sustained. A check that holds starts a streak, or
+// counts in the running one when it comes late enough after the last
+// counted check (see Gate); a check that does not hold ends the streak.
 func (g *Gate) Observe(key string, holds bool) bool {
 	now := g.clock.Now()
 	g.mu.Lock()
@@ -60,14 +79,26 @@ func (g *Gate) Observe(key string, holds bool) bool {
 		delete(g.streaks, key)
 		return false
 	}
-	s, ok := g.streaks[key]
-	if !ok {
-		s = streak{first: now}
+	h, ok := g.streaks[key]
+	switch {
+	case !ok:
+		h.streak = Streak{Checks: 1, Since: now, Last: now}
+	case g.counts(h.streak, now):
+		h.streak.Checks++
+		h.streak.Last = now
 	}
-	s.count++
-	s.last = now
-	g.streaks[key] = s
-	return g.sustained(s, now)
+	h.seen = now
+	g.streaks[key] = h
+	return g.sustained(h.streak, now)
+}
+
+// counts reports whether a check at now counts in s.
+func (g *Gate) counts(s Streak, now time.Time) bool {
+	return s.Checks < g.checks && !now.Before(s.Last.Add(g.spacing))
+}
+
+func (g *Gate) sustained(s Streak, now time.Time) bool {
+	return s.Checks >= g.checks && now.Sub(s.Since) >= g.span
 }
 
 // Sustained reports whether key's condition is sustained, without recording
@@ -76,52 +107,106 @@ func (g *Gate) Sustained(key string) bool {
 	now := g.clock.Now()
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	s, ok := g.streaks[key]
-	return ok && g.sustained(s, now)
+	h, ok := g.streaks[key]
+	return ok && g.sustained(h.streak, now)
 }
 
-// Streak returns key's running streak: when its first check was and how
-// many consecutive checks observed the condition. ok is false when key has
-// none (its condition does not hold, or was never observed). Store since
-// and checks after each Observe that leaves a streak, and restore them with
-// Restore after a restart; remove them from the store when ok is false.
-func (g *Gate) Streak(key string) (since time.Time, checks int, ok bool) {
+// Next returns when a check of key next counts: the time of the next
+// counted check, or, for the check that completes the streak and once it
+// is complete, the time the Gate opens. A time not after now means a check
+// now counts (or finds the Gate open). ok is false when key has no streak,
+// when any check that holds counts. A controller requeues at Next, not
+// sooner: an earlier check changes nothing.
+func (g *Gate) Next(key string) (at time.Time, ok bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	s, ok := g.streaks[key]
+	h, ok := g.streaks[key]
 	if !ok {
-		return time.Time{}, 0, false
+		return time.Time{}, false
 	}
-	return s.first, s.count, true
+	s := h.streak
+	open := s.Since.Add(g.span)
+	if s.Checks >= g.checks {
+		return open, true
+	}
+	next := s.Last.Add(g.spacing)
+	if s.Checks == g.checks-1 && next.Before(open) {
+		next = open
+	}
+	return next, true
 }
 
-// Restore puts a streak of key back, as Streak returned it before a
+// Current returns key's streak; ok is false when key has none (its
+// condition does not hold, or was never observed). Store the streak's text
+// form after each Observe that leaves one (it changes only when a check
+// counts), put it back with Resume after a restart, and remove it from the
+// store when ok is false.
+func (g *Gate) Current(key string) (s Streak, ok bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	h, ok := g.streaks[key]
+	return h.streak, ok
+}
+
+// Streak returns key's streak as when its first counted check was and how
+// many checks counted: Current, in two values. ok is false when key has
+// none. Restore puts it back.
+func (g *Gate) Streak(key string) (since time.Time, checks int, ok bool) {
+	s, ok := g.Current(key)
+	return s.Since, s.Checks, ok
+}
+
+// Resume puts a streak of key back, as Current returned it before a
 // restart, replacing whatever the Gate holds for key: the next Observe
-// continues it, and Sustained answers from it at once. The key counts as
-// checked now for ForgetIdle. A stored streak is input from outside (it may
-// have been edited, or written by a clock ahead of this one), so Restore
-// never panics and never lets the Gate open sooner than the stored streak
-// could:
+// continues it, and Sustained and Next answer from it at once. The key
+// counts as checked now for ForgetIdle. A stored streak is input from
+// outside (it may have been edited, or written by a clock ahead of this
+// one), so Resume never panics and never lets the Gate open sooner than
+// the stored streak could:
 //
-//   - checks below 1 is no streak: Restore drops key, as Forget does;
-//   - a zero since, or one after now, is taken as now: the span starts
-//     again, and the checks count.
-func (g *Gate) Restore(key string, since time.Time, checks int) {
+//   - fewer than 1 check is no streak: Resume drops key, as Forget does;
+//   - a zero Since, or one after now, is taken as now: the span starts
+//     again, and the checks count;
+//   - a zero Last, or one before Since, is taken as the earliest time the
+//     last counted check can have been (Since plus the spacing of the
+//     checks after the first); a Last after now as now.
+func (g *Gate) Resume(key string, s Streak) {
 	now := g.clock.Now()
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if checks < 1 {
+	if s.Checks < 1 {
 		delete(g.streaks, key)
 		return
 	}
-	if since.IsZero() || since.After(now) {
-		since = now
+	if s.Since.IsZero() || s.Since.After(now) {
+		s.Since, s.Last = now, now
 	}
-	g.streaks[key] = streak{first: since, last: now, count: checks}
+	if s.Last.IsZero() || s.Last.Before(s.Since) {
+		s.Last = g.earliestLast(s, now)
+	}
+	if s.Last.After(now) {
+		s.Last = now
+	}
+	g.streaks[key] = held{streak: s, seen: now}
 }
 
-func (g *Gate) sustained(s streak, now time.Time) bool {
-	return s.count >= g.checks && now.Sub(s.first) >= g.span
+// earliestLast returns Since plus the spacing of s's checks after the
+// first, at most now.
+func (g *Gate) earliestLast(s Streak, now time.Time) time.Time {
+	if g.spacing <= 0 {
+		return s.Since
+	}
+	after := int64(s.Checks - 1)
+	if after > int64(now.Sub(s.Since)/g.spacing) {
+		return now
+	}
+	return s.Since.Add(time.Duration(after) * g.spacing)
+}
+
+// Restore puts back a streak of key given as Streak returns it: Resume of
+// a Streak whose Last is the earliest its checks allow.
+func (g *Gate) Restore(key string, since time.Time, checks int) {
+	g.Resume(key, Streak{Checks: checks, Since: since})
 }
 
 // Forget drops key, as a contrary observation would.
@@ -131,7 +216,7 @@ func (g *Gate) Forget(key string) {
 	delete(g.streaks, key)
 }
 
-// ForgetIdle drops every key not observed for idle or longer and returns how
+// ForgetIdle drops every key not checked for idle or longer and returns how
 // many it dropped: a key nobody checks any more (its object is gone) then
 // stops holding memory.
 func (g *Gate) ForgetIdle(idle time.Duration) int {
@@ -139,8 +224,8 @@ func (g *Gate) ForgetIdle(idle time.Duration) int {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	n := 0
-	for key, s := range g.streaks {
-		if now.Sub(s.last) >= idle {
+	for key, h := range g.streaks {
+		if now.Sub(h.seen) >= idle {
 			delete(g.streaks, key)
 			n++
 		}

@@ -32,12 +32,18 @@ func TestGate(t *testing.T) {
 		{"opens after checks and span", 3, 2 * time.Minute, []step{
 			{0, true, false}, {time.Minute, true, false}, {time.Minute, true, true}, {time.Second, true, true},
 		}},
-		{"enough checks, too short", 3, 2 * time.Minute, []step{
+		{"checks too close together count once", 3, 2 * time.Minute, []step{
 			{0, true, false}, {time.Second, true, false}, {time.Second, true, false}, {time.Second, true, false},
-			{2 * time.Minute, true, true},
+			{2 * time.Minute, true, false}, {time.Minute, true, true},
 		}},
 		{"long enough, too few checks", 3, time.Minute, []step{
-			{0, true, false}, {time.Hour, true, false}, {time.Second, true, true},
+			{0, true, false}, {time.Hour, true, false}, {time.Second, true, false}, {29 * time.Second, true, true},
+		}},
+		{"late checks count once each", 3, 2 * time.Minute, []step{
+			{0, true, false}, {10 * time.Minute, true, false}, {10 * time.Minute, true, true},
+		}},
+		{"one check opens after the span", 1, time.Minute, []step{
+			{0, true, false}, {59 * time.Second, true, false}, {time.Second, true, true},
 		}},
 		{"a contrary observation resets", 2, time.Minute, []step{
 			{0, true, false}, {time.Minute, false, false}, {time.Second, true, false}, {time.Minute, true, true},
@@ -230,4 +236,170 @@ func TestGateRestoreIdle(t *testing.T) {
 	assert.Equal(t, 1, g.ForgetIdle(30*time.Minute))
 	_, _, ok := g.Streak("api.")
 	assert.False(t, ok)
+}
+
+// TestGateSpacing checks that a check counts only when it comes at least
+// span/(checks-1) after the last counted one, so that a stored streak
+// changes at most checks times however often the condition is checked.
+func TestGateSpacing(t *testing.T) {
+	tests := []struct {
+		name   string
+		checks int
+		span   time.Duration
+		// every is the time between checks, n how many there are.
+		every time.Duration
+		n     int
+		// counted is the streak's Checks after the last check, changes
+		// how often its text form changed, opensAt the first check (from
+		// 0) that finds the Gate open, -1 for none.
+		counted, changes, opensAt int
+	}{
+		{"10 immediate re-checks count once", 3, 2 * time.Minute, 0, 10, 1, 1, -1},
+		{"a re-check each millisecond", 3, 2 * time.Minute, time.Millisecond, 1000, 1, 1, -1},
+		{"a check each 59 s counts every other", 3, 2 * time.Minute, 59 * time.Second, 5, 3, 3, 4},
+		{"a check each minute counts each", 3, 2 * time.Minute, time.Minute, 6, 3, 3, 2},
+		{"a check each 20 s opens at 2 minutes", 3, 2 * time.Minute, 20 * time.Second, 10, 3, 3, 6},
+		{"checks past the span change nothing", 3, 2 * time.Minute, time.Hour, 10, 3, 3, 2},
+		{"no span: every check counts", 3, 0, 0, 10, 3, 3, 2},
+		{"one check, no span", 1, 0, 0, 5, 1, 1, 0},
+		{"5 checks over 4 minutes", 5, 4 * time.Minute, 30 * time.Second, 20, 5, 5, 8},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			clock := backofftest.NewClock(epoch)
+			g := backoff.NewGate(tc.checks, tc.span, backoff.WithClock(clock))
+			var stored []byte
+			changes, opensAt := 0, -1
+			for i := range tc.n {
+				if i > 0 {
+					clock.Advance(tc.every)
+				}
+				if g.Observe("api.", true) && opensAt < 0 {
+					opensAt = i
+				}
+				s, ok := g.Current("api.")
+				require.True(t, ok)
+				text, err := s.MarshalText()
+				require.NoError(t, err)
+				if string(text) != string(stored) {
+					changes++
+					stored = text
+				}
+			}
+			s, _ := g.Current("api.")
+			assert.Equal(t, tc.counted, s.Checks, "counted checks")
+			assert.Equal(t, tc.changes, changes, "changes of the stored form")
+			assert.LessOrEqual(t, changes, tc.checks)
+			assert.Equal(t, tc.opensAt, opensAt, "the first check that finds the Gate open")
+		})
+	}
+}
+
+func TestGateNext(t *testing.T) {
+	clock := backofftest.NewClock(epoch)
+	g := backoff.NewGate(3, 2*time.Minute, backoff.WithClock(clock))
+
+	_, ok := g.Next("api.")
+	assert.False(t, ok, "no streak: any check counts")
+
+	g.Observe("api.", true)
+	next, ok := g.Next("api.")
+	assert.True(t, ok)
+	assert.Equal(t, epoch.Add(time.Minute), next, "a minute after the first check")
+
+	clock.Advance(30 * time.Second)
+	g.Observe("api.", true)
+	next, _ = g.Next("api.")
+	assert.Equal(t, epoch.Add(time.Minute), next, "a check too soon moves nothing")
+
+	// A controller that requeues at Next opens the Gate on schedule.
+	for !g.Sustained("api.") {
+		next, _ = g.Next("api.")
+		clock.Advance(next.Sub(clock.Now()))
+		g.Observe("api.", true)
+	}
+	assert.Equal(t, epoch.Add(2*time.Minute), clock.Now())
+	next, _ = g.Next("api.")
+	assert.False(t, next.After(clock.Now()), "open: a check now finds it open")
+
+	g.Observe("api.", false)
+	_, ok = g.Next("api.")
+	assert.False(t, ok)
+}
+
+// TestGateNextLastCheck checks that Next never points at a check that
+// would count without opening the Gate: when span does not divide evenly,
+// the last check waits for the span.
+func TestGateNextLastCheck(t *testing.T) {
+	clock := backofftest.NewClock(epoch)
+	g := backoff.NewGate(4, 100*time.Nanosecond, backoff.WithClock(clock))
+	for range 3 {
+		g.Observe("api.", true)
+		next, _ := g.Next("api.")
+		clock.Advance(next.Sub(clock.Now()))
+	}
+	assert.Equal(t, epoch.Add(100*time.Nanosecond), clock.Now())
+	assert.True(t, g.Observe("api.", true))
+}
+
+// TestGateCurrentResume replays a restart with the text form of a streak,
+// as a controller keeps it in an annotation.
+func TestGateCurrentResume(t *testing.T) {
+	clock := backofftest.NewClock(epoch)
+	before := backoff.NewGate(3, 2*time.Minute, backoff.WithClock(clock))
+	before.Observe("api.", true)
+	clock.Advance(time.Minute)
+	before.Observe("api.", true)
+	s, ok := before.Current("api.")
+	require.True(t, ok)
+	assert.Equal(t, backoff.Streak{Checks: 2, Since: epoch, Last: epoch.Add(time.Minute)}, s)
+	annotation, err := s.MarshalText()
+	require.NoError(t, err)
+
+	clock.Advance(30 * time.Second)
+	after := backoff.NewGate(3, 2*time.Minute, backoff.WithClock(clock))
+	var stored backoff.Streak
+	require.NoError(t, stored.UnmarshalText(annotation))
+	after.Resume("api.", stored)
+	next, ok := after.Next("api.")
+	assert.True(t, ok)
+	assert.Equal(t, epoch.Add(2*time.Minute), next, "the resumed streak keeps its last counted check")
+	assert.False(t, after.Observe("api.", true), "30 s after the last counted check")
+	clock.Advance(30 * time.Second)
+	assert.True(t, after.Observe("api.", true), "the third check, two minutes after the first")
+}
+
+func TestGateResumeInput(t *testing.T) {
+	now := epoch.Add(time.Hour)
+	tests := []struct {
+		name string
+		in   backoff.Streak
+		ok   bool
+		want backoff.Streak
+	}{
+		{"as stored", backoff.Streak{Checks: 2, Since: now.Add(-2 * time.Minute), Last: now.Add(-time.Minute)}, true,
+			backoff.Streak{Checks: 2, Since: now.Add(-2 * time.Minute), Last: now.Add(-time.Minute)}},
+		{"no checks", backoff.Streak{Since: now, Last: now}, false, backoff.Streak{}},
+		{"zero since", backoff.Streak{Checks: 2, Last: now.Add(-time.Minute)}, true, backoff.Streak{Checks: 2, Since: now, Last: now}},
+		{"future since", backoff.Streak{Checks: 2, Since: now.Add(time.Hour), Last: now.Add(time.Hour)}, true,
+			backoff.Streak{Checks: 2, Since: now, Last: now}},
+		{"zero last", backoff.Streak{Checks: 2, Since: now.Add(-time.Hour)}, true,
+			backoff.Streak{Checks: 2, Since: now.Add(-time.Hour), Last: now.Add(-time.Hour + time.Minute)}},
+		{"last before since", backoff.Streak{Checks: 3, Since: now.Add(-time.Hour), Last: now.Add(-2 * time.Hour)}, true,
+			backoff.Streak{Checks: 3, Since: now.Add(-time.Hour), Last: now.Add(-time.Hour + 2*time.Minute)}},
+		{"future last", backoff.Streak{Checks: 2, Since: now.Add(-time.Hour), Last: now.Add(time.Hour)}, true,
+			backoff.Streak{Checks: 2, Since: now.Add(-time.Hour), Last: now}},
+		{"zero last, more checks than time", backoff.Streak{Checks: math.MaxInt, Since: now.Add(-time.Minute)}, true,
+			backoff.Streak{Checks: math.MaxInt, Since: now.Add(-time.Minute), Last: now}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g := backoff.NewGate(3, 2*time.Minute, backoff.WithClock(backofftest.NewClock(now)))
+			g.Observe("api.", true)
+			assert.NotPanics(t, func() { g.Resume("api.", tc.in) })
+			got, ok := g.Current("api.")
+			assert.Equal(t, tc.ok, ok)
+			assert.Equal(t, tc.want, got)
+		})
+	}
 }

@@ -114,18 +114,25 @@ func TestRestartWithoutStoredStreak(t *testing.T) {
 // collect early.
 func TestStoredStreakInput(t *testing.T) {
 	now := storyStart.Add(time.Hour)
+	streak := func(checks int, since, last time.Time) string {
+		text, err := backoff.Streak{Checks: checks, Since: since, Last: last}.MarshalText()
+		require.NoError(t, err)
+		return string(text)
+	}
 	for _, tc := range []struct {
 		name        string
 		annotations map[string]string
 		collect     bool // on this one check, with 3 checks over 2 minutes
 	}{
 		{"none", nil, false},
-		{"sustained", map[string]string{annotationMissingSince: now.Add(-time.Hour).Format(time.RFC3339Nano), annotationMissingChecks: "2"}, true},
-		{"unparsable since", map[string]string{annotationMissingSince: "yesterday", annotationMissingChecks: "9"}, false},
-		{"unparsable checks", map[string]string{annotationMissingSince: now.Add(-time.Hour).Format(time.RFC3339Nano), annotationMissingChecks: "many"}, false},
-		{"zero checks", map[string]string{annotationMissingSince: now.Add(-time.Hour).Format(time.RFC3339Nano), annotationMissingChecks: "0"}, false},
-		{"future since", map[string]string{annotationMissingSince: now.Add(time.Hour).Format(time.RFC3339Nano), annotationMissingChecks: "9"}, false},
-		{"checks only", map[string]string{annotationMissingChecks: "9"}, false},
+		{"sustained", map[string]string{annotationMissing: streak(2, now.Add(-time.Hour), now.Add(-time.Hour+time.Minute))}, true},
+		{"last check too recent", map[string]string{annotationMissing: streak(2, now.Add(-time.Hour), now.Add(-time.Second))}, false},
+		{"unparsable", map[string]string{annotationMissing: "yesterday"}, false},
+		{"the old two-annotation form", map[string]string{"dns.example.com/missing-since": now.Add(-time.Hour).Format(time.RFC3339Nano), "dns.example.com/missing-checks": "2"}, false},
+		{"zero checks", map[string]string{annotationMissing: "0 checks from 2025-06-01T09:00:00Z to 2025-06-01T09:01:00Z"}, false},
+		{"many checks", map[string]string{annotationMissing: "many checks from 2025-06-01T09:00:00Z to 2025-06-01T09:01:00Z"}, false},
+		{"future since", map[string]string{annotationMissing: streak(9, now.Add(time.Hour), now.Add(time.Hour))}, false},
+		{"empty", map[string]string{annotationMissing: ""}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			gate := backoff.NewGate(3, 2*time.Minute, backoff.WithClock(backofftest.NewClock(now)))
@@ -133,11 +140,31 @@ func TestStoredStreakInput(t *testing.T) {
 			var got bool
 			require.NotPanics(t, func() { got = observeMissing(gate, &o, true) })
 			assert.Equal(t, tc.collect, got)
-			_, checks, ok := storedStreak(&o)
+			s, ok := storedStreak(&o)
 			assert.True(t, ok, "the streak is stored back")
-			assert.Positive(t, checks)
+			assert.Positive(t, s.Checks)
 		})
 	}
+}
+
+// TestReenqueuesCountOnce replays what a controller watching its own
+// objects sees: each write of the annotation re-enqueues the object at
+// once. The re-passes neither count nor write again.
+func TestReenqueuesCountOnce(t *testing.T) {
+	clock := backofftest.NewClock(storyStart)
+	gate := backoff.NewGate(3, 2*time.Minute, backoff.WithClock(clock))
+	o := RecordSet{Namespace: "default", Name: "x"}
+	writes := 0
+	for i := range 10 {
+		before := o.Annotations[annotationMissing]
+		assert.False(t, observeMissing(gate, &o, true), "pass %d", i)
+		if o.Annotations[annotationMissing] != before {
+			writes++
+		}
+	}
+	assert.Equal(t, 1, writes, "10 immediate passes write the annotation once")
+	s, _ := storedStreak(&o)
+	assert.Equal(t, 1, s.Checks)
 }
 
 // TestTwoGatewaysOneHostname shows why each object is its own writer: two

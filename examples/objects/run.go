@@ -82,9 +82,9 @@ func find(objects []RecordSet, ref string) (RecordSet, bool) {
 }
 
 func annotations(o RecordSet) string {
-	since, checks, ok := storedStreak(&o)
+	s, ok := storedStreak(&o)
 	if !ok {
 		return ""
 	}
-	return fmt.Sprintf(", missing since %s, checks: %d", since.Format(time.TimeOnly), checks)
+	return fmt.Sprintf(", missing since %s, checks: %d", s.Since.Format(time.TimeOnly), s.Checks)
 }

@@ -136,9 +136,9 @@ func check(steps []Step) []Check {
 	var kept []string
 	ok := len(ours(at(4).Objects)) == 2
 	for _, o := range ours(at(4).Objects) {
-		since, checks, stored := storedStreak(&o)
-		kept = append(kept, fmt.Sprintf("%s: since %s, %d checks", o.Ref(), since.Format(time.TimeOnly), checks))
-		ok = ok && stored && since.Equal(at(3).At) && checks == 2
+		s, stored := storedStreak(&o)
+		kept = append(kept, fmt.Sprintf("%s: since %s, %d checks", o.Ref(), s.Since.Format(time.TimeOnly), s.Checks))
+		ok = ok && stored && s.Since.Equal(at(3).At) && s.Checks == 2
 	}
 	add("the-streak-is-kept-in-the-objects", ok, "%s", orNone(kept))
 
