@@ -23,7 +23,10 @@ import (
 //   - names in any spelling the zone accepts (see WithZone) and types in
 //     any case: keys are compared canonically;
 //   - an RRset with no records stands for "data of this type exists here",
-//     which is all the type rules need.
+//     which is all the type rules need (an NS without records glues
+//     nothing);
+//   - for Occluded, the claims above want's name and, for an NS or DNAME
+//     want, below it: every object in the zone covers both.
 //
 // The rules are Check's, as if the desired Set held want and every other
 // RRset of the writer as it is:
@@ -34,6 +37,10 @@ import (
 //     RRsets count like any other: its own A is in the way of its own CNAME
 //     (Conflict.Writers then names the writer), since Against deletes
 //     nothing;
+//   - the NS and DNAME at names above want's (up to the apex, see
+//     Ancestors), and, when want is NS or DNAME, the other writers' data
+//     below its name: Occluded. Glue is told by the NS records, so give an
+//     NS claim its records;
 //   - the RRsets at want's key: a claimant that is the writer itself is
 //     want's earlier version, which want replaces, and no conflict; another
 //     writer's is NotOwner, one with no writer Unowned (unless
@@ -73,9 +80,11 @@ func Against(want rrset.RRset, writer string, live []rrset.RRset, opts ...Agains
 	}
 
 	var here, holders []rrset.RRset
+	canon := make([]rrset.RRset, 0, len(live))
 	for _, l := range live {
 		lk := canonicalKey(zone, l.Name, l.Type)
 		l.Name, l.Type = lk.Name, lk.Type
+		canon = append(canon, l)
 		if o.zone == "" && lk.Type == "SOA" && len(lk.Name) > len(apex) && encloses(lk.Name, k.Name) {
 			apex = lk.Name
 		}
@@ -95,7 +104,30 @@ func Against(want rrset.RRset, writer string, live []rrset.RRset, opts ...Agains
 	slices.SortStableFunc(holders, compareClaimants)
 
 	j := &judge{opts: o, writer: writer, apex: apex, blocked: make([]bool, 1)}
+	j.above = func(name string) standing {
+		var st standing
+		for _, l := range canon {
+			if l.Name == name && (l.Type == "NS" || l.Type == "DNAME") {
+				st.live = append(st.live, l)
+			}
+		}
+		slices.SortStableFunc(st.live, compareClaimants)
+		return st
+	}
+	j.below = func(name string) []rrset.RRset {
+		var out []rrset.RRset
+		for _, l := range canon {
+			if j.othersData(l) && isBelow(l.Name, name) {
+				out = append(out, l)
+			}
+		}
+		slices.SortStableFunc(out, func(a, b rrset.RRset) int {
+			return cmp.Or(strings.Compare(a.Name, b.Name), compareClaimants(a, b))
+		})
+		return out
+	}
 	j.judgeSite(k.Name, here, nil, []*write{{idx: 0, rr: w, holders: holders}})
+	j.finish()
 	return j.conflicts
 }
 

@@ -45,6 +45,10 @@ func (r Result) Blocked(k rrset.Key) bool {
 // writes to be judged against. Deletes are never blocked. A blocked write
 // has one Conflict per rule it breaks.
 //
+// Occluded needs live to hold the NS and DNAME RRsets at the names above
+// each write, up to the apex (Ancestors), and, for a write of NS or DNAME,
+// the RRsets below its name; what live leaves out is not judged.
+//
 // writer should not be empty: like Diff, Check then takes every RRset with
 // no writer recorded for the writer's own.
 //
@@ -72,7 +76,25 @@ func CheckPlan(plan rrset.Plan, live *rrset.Set, opts ...CheckOption) Result {
 		blocked: make([]bool, len(plan.Changes)),
 	}
 	disabled := indexDisabled(plan.Zone, o.disabled)
-	for _, s := range j.sites() {
+	sites, deleted := j.sites()
+	j.standing = make(map[string]standing)
+	j.above = func(name string) standing {
+		if st, ok := j.standing[name]; ok {
+			return st
+		}
+		var st standing
+		for _, rr := range live.ByName(name) {
+			if (rr.Type == "NS" || rr.Type == "DNAME") && !slices.Contains(deleted[name], rr.Type) {
+				st.live = append(st.live, rr)
+			}
+		}
+		return st
+	}
+	j.below = j.belowIn(live, sites)
+	// Ancestors first, so that the NS and DNAME data standing at a name is
+	// known before the names below it are judged.
+	slices.SortStableFunc(sites, func(a, b *site) int { return depth(a.name) - depth(b.name) })
+	for _, s := range sites {
 		writes := make([]*write, 0, len(s.writes))
 		for _, i := range s.writes {
 			c := j.changes[i]
@@ -87,7 +109,48 @@ func CheckPlan(plan rrset.Plan, live *rrset.Set, opts ...CheckOption) Result {
 		}
 		j.judgeSite(s.name, live.ByName(s.name), s.deleted, writes)
 	}
+	j.finish()
 	return j.result(plan)
+}
+
+// belowIn returns, for a name where the plan writes NS or DNAME, the live
+// RRsets below it that are other writers' data, in canonical order. The
+// index is built on first use, in one walk over live.
+func (j *judge) belowIn(live *rrset.Set, sites []*site) func(string) []rrset.RRset {
+	var index map[string][]rrset.RRset
+	return func(name string) []rrset.RRset {
+		if index == nil {
+			index = make(map[string][]rrset.RRset)
+			tops := make(map[string]bool)
+			for _, s := range sites {
+				for _, i := range s.writes {
+					if t := j.changes[i].New.Type; t == "NS" || t == "DNAME" {
+						tops[s.name] = true
+					}
+				}
+			}
+			for rr := range live.All() {
+				if !j.othersData(rr) {
+					continue
+				}
+				for _, a := range ancestors(rr.Name, j.apex) {
+					if tops[a] {
+						index[a] = append(index[a], rr)
+					}
+				}
+			}
+		}
+		return index[name]
+	}
+}
+
+// depth counts the labels of a canonical name.
+func depth(name string) int {
+	n := 0
+	for p, ok := parent(name); ok; p, ok = parent(p) {
+		n++
+	}
+	return n
 }
 
 // judge holds one Check, or one Against.
@@ -97,7 +160,16 @@ type judge struct {
 	apex    string // "" when unknown (Against without a zone)
 	changes []rrset.Change
 
+	// above returns the NS and DNAME data at a name above a write, as it
+	// stands after the plan; below the other writers' data below a name.
+	above func(name string) standing
+	below func(name string) []rrset.RRset
+	// standing holds what above answers for the names judged so far
+	// (Check only).
+	standing map[string]standing
+
 	blocked   []bool // per write index
+	byWrite   map[int][]Conflict
 	conflicts []Conflict
 	displaced []rrset.RRset
 }
@@ -109,9 +181,9 @@ type site struct {
 	writes  []int    // indexes of the creates and updates at the name
 }
 
-// sites groups the plan by name, in the plan's order of writes, which is
-// canonical: conflicts then come out sorted by key.
-func (j *judge) sites() []*site {
+// sites groups the plan by name, in the plan's order of writes, and
+// returns the types the plan deletes per name.
+func (j *judge) sites() ([]*site, map[string][]string) {
 	byName := make(map[string]*site)
 	var out []*site
 	get := func(name string) *site {
@@ -136,7 +208,13 @@ func (j *judge) sites() []*site {
 			s.writes = append(s.writes, i)
 		}
 	}
-	return out
+	deleted := make(map[string][]string)
+	for name, s := range byName {
+		if len(s.deleted) > 0 {
+			deleted[name] = s.deleted
+		}
+	}
+	return out, deleted
 }
 
 // indexDisabled keys the disabled RRsets canonically in zone, as the
@@ -213,6 +291,7 @@ func (j *judge) judgeSite(name string, live []rrset.RRset, deleted []string, wri
 		for _, k := range selfKinds(w.rr, atApex) {
 			w.find(k).own = true
 		}
+		j.occlusion(w)
 		w.held = len(w.findings) > 0
 		w.blocked = w.held
 	}
@@ -265,6 +344,29 @@ func (j *judge) judgeSite(name string, live []rrset.RRset, deleted []string, wri
 		j.nsAndDNAME(writes, entries)
 	}
 	j.emit(writes, entries)
+	if j.standing != nil {
+		j.standing[name] = standingAt(entries)
+	}
+}
+
+// standingAt returns the NS and DNAME data a site holds once judged: live
+// data that stays, and the writes that go.
+func standingAt(entries []*entry) standing {
+	var st standing
+	keep := func(rr rrset.RRset) bool { return rr.Type == "NS" || rr.Type == "DNAME" }
+	for _, e := range entries {
+		switch {
+		case e.victim || !keep(e.rr):
+		case e.write == nil:
+			st.live = append(st.live, e.rr)
+		case !e.write.blocked:
+			st.writes = append(st.writes, e.rr)
+		case !e.write.held:
+			// A blocked write leaves the live RRsets at its key in place.
+			st.live = append(st.live, e.write.replaces...)
+		}
+	}
+	return st
 }
 
 // ownership holds a write at a key held by another writer, or by none:
@@ -376,7 +478,7 @@ func (j *judge) emit(writes []*write, entries []*entry) {
 			continue
 		}
 		j.blocked[w.idx] = true
-		start := len(j.conflicts)
+		var out []Conflict
 		for _, f := range w.findings {
 			if len(j.displaced) > 0 {
 				f.With = slices.DeleteFunc(f.With, func(rr rrset.RRset) bool {
@@ -388,9 +490,21 @@ func (j *judge) emit(writes []*write, entries []*entry) {
 			if !f.own && len(f.With) == 0 && len(f.Desired) == 0 {
 				continue
 			}
-			j.conflicts = append(j.conflicts, f.Conflict)
+			out = append(out, f.Conflict)
 		}
-		slices.SortStableFunc(j.conflicts[start:], compareConflicts)
+		slices.SortStableFunc(out, compareConflicts)
+		if j.byWrite == nil {
+			j.byWrite = make(map[int][]Conflict)
+		}
+		j.byWrite[w.idx] = out
+	}
+}
+
+// finish lists the conflicts by write, in plan order, which is canonical:
+// by key.
+func (j *judge) finish() {
+	for i := range j.blocked {
+		j.conflicts = append(j.conflicts, j.byWrite[i]...)
 	}
 }
 

@@ -1,6 +1,7 @@
 package conflict
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -74,6 +75,8 @@ func (c Conflict) String() string {
 		} else {
 			b.WriteString(typ + " below the zone apex")
 		}
+	case Occluded:
+		c.writeOccluded(&b)
 	case NotOwner:
 		b.WriteString("held by " + holdersText(c.With))
 	case Unowned:
@@ -86,6 +89,40 @@ func (c Conflict) String() string {
 		}
 	}
 	return b.String()
+}
+
+// writeOccluded says what hides the RRset, and what it would hide:
+// "below NS at sub.example.com. held by infra, never served", "would hide
+// A at x.sub.example.com. held by external-dns".
+func (c Conflict) writeOccluded(b *strings.Builder) {
+	var above, below []string
+	for _, rr := range c.With {
+		text := rr.Type + " at " + rr.Name + " held by " + holderText(rr)
+		if isBelow(c.Key.Name, rr.Name) {
+			above = append(above, text)
+		} else {
+			below = append(below, text)
+		}
+	}
+	for _, rr := range c.Desired {
+		above = append(above, rr.Type+" at "+rr.Name+" also desired")
+	}
+	if len(above) > 0 {
+		b.WriteString("below " + joinAnd(above) + ", never served")
+	}
+	if len(below) > 0 {
+		if len(above) > 0 {
+			b.WriteString("; ")
+		}
+		const most = 3
+		if len(below) > most {
+			below = append(below[:most], fmt.Sprintf("%d more", len(below)-most))
+		}
+		b.WriteString("would hide " + joinAnd(below))
+	}
+	if len(above)+len(below) == 0 {
+		b.WriteString("occluded")
+	}
 }
 
 // writeOthers lists With grouped by writer, then Desired: "A and AAAA held

@@ -12,10 +12,11 @@
 //     DNAME or SOA RRset, NS next to DNAME below the apex, SOA or DNSKEY
 //     below the apex and DS at it. Like PowerDNS, it ignores live RRsets
 //     whose records are all disabled;
-//   - the rules PowerDNS does not enforce: ALIAS next to A or AAAA, a key
-//     held by another writer, a key held by no writer (unless the caller
-//     adopts such RRsets), and two RRsets of one desired set that collide
-//     with each other.
+//   - the rules PowerDNS does not enforce: ALIAS next to A or AAAA, data
+//     that resolvers would never see (Occluded: below a delegation or a
+//     DNAME, or hidden by a new one), a key held by another writer, a key
+//     held by no writer (unless the caller adopts such RRsets), and two
+//     RRsets of one desired set that collide with each other.
 //
 // A write that breaks a rule is blocked, whatever the type or the writer of
 // what it collides with, and the rest of the plan still goes: blocking a
@@ -33,7 +34,16 @@
 // objects claim, with each object as its own writer.
 //
 // WithAllowed switches off rules PowerDNS does not enforce (ALIAS next to
-// an address, ownership), for callers that accept what PowerDNS accepts.
+// an address, occlusion, ownership), for callers that accept what PowerDNS
+// accepts.
+//
+// Occlusion is judged on more than the name written, so the live data must
+// hold more: for every write, the RRsets at each name above it up to the
+// apex (Ancestors lists those names; only NS and DNAME matter), and, for a
+// write of NS or DNAME, the RRsets below its name. A whole zone read from
+// PowerDNS holds all of it. Data left out is data not judged: a caller
+// that reads name by name and leaves it out misses an occlusion, and never
+// gets a false one.
 //
 // The package is pure: it never talks to PowerDNS, does no I/O, and gives
 // the same answer for the same input.

@@ -31,6 +31,14 @@ const (
 	// ALIASAndAddress: an ALIAS next to A or AAAA at one name. PowerDNS
 	// accepts it and then answers with either; it is refused here.
 	ALIASAndAddress Kind = "ALIASAndAddress"
+	// Occluded: data that resolvers would never see. A write below a
+	// delegation (an NS RRset at a name other than the zone apex) or below
+	// a DNAME is occluded, except glue: an A or AAAA at a name that the
+	// delegation's own NS records point to. A write of NS (below the apex)
+	// or of DNAME occludes the data below its name, and is reported when
+	// any of that data is another writer's (or no writer's, without
+	// adoption). PowerDNS stores such data and then never serves it.
+	Occluded Kind = "Occluded"
 	// NotOwner: the key is held by another writer, live (or with all its
 	// records disabled).
 	NotOwner Kind = "NotOwner"
@@ -42,7 +50,7 @@ const (
 // kinds lists every Kind in order.
 var kinds = [...]Kind{
 	CNAMEAndOtherData, SingleRecordType, ApexCNAME, NSAndDNAME, Placement,
-	ALIASAndAddress, NotOwner, Unowned,
+	ALIASAndAddress, Occluded, NotOwner, Unowned,
 }
 
 // String returns the kind's name, e.g. "CNAMEAndOtherData".

@@ -148,6 +148,9 @@ func WithDisabledLive(rrsets ...rrset.RRset) Option {
 //
 //   - ALIASAndAddress: ALIAS and A or AAAA may share a name (PowerDNS then
 //     answers an address query with either).
+//   - Occluded: data may be written below a delegation or a DNAME, and a
+//     delegation or a DNAME above other writers' data (PowerDNS stores
+//     it, and never serves it).
 //   - NotOwner: a write may replace another writer's RRset, and records
 //     its own writer in its place.
 //   - Unowned: a write may replace an RRset with no writer recorded, as
@@ -173,10 +176,11 @@ func WithAllowed(kinds ...Kind) Option {
 // canonicalised in it, so relative names ("v4", "@") and absolute ones in
 // any case, with or without the trailing dot, are one name, and its apex
 // is known to the rules that depend on it (ApexCNAME, Placement,
-// NSAndDNAME). Without it, Against takes names as absolute and the apex as
-// the closest name at or above want's that holds an SOA in live (every
-// zone read from PowerDNS does); when live holds none, want is judged as a
-// name below the apex. Check takes no zone option: its Sets carry their
+// NSAndDNAME, Occluded). Without it, Against takes names as absolute and
+// the apex as the closest name at or above want's that holds an SOA in
+// live (every zone read from PowerDNS does); when live holds none, want is
+// judged as a name below the apex, and an NS hides nothing, since it may
+// be the apex's own. Check takes no zone option: its Sets carry their
 // zone. A zone that CanonicalZone refuses counts as none.
 func WithZone(zone string) AgainstOption {
 	return againstOnly(func(o *options) { o.zone = zone })
