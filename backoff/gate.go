@@ -48,9 +48,9 @@ type held struct {
 	seen   time.Time
 }
 
-// NewGate returns a Gate that opens after checks observations, each at
-// least span/(checks-1) after the one before, spanning at least span
-// (DefaultSustainChecks and DefaultSustainSpan are sensible values).
+// NewGate returns a Gate that opens after checks observations spanning at
+// least span. Only observations at least span/(checks-1) apart count (see
+// Gate). DefaultSustainChecks and DefaultSustainSpan are sensible values;
 // checks below 1 count as 1 and a negative span as 0. Its only option is
 // WithClock.
 func NewGate(checks int, span time.Duration, opts ...GateOption) *Gate {
@@ -111,12 +111,13 @@ func (g *Gate) Sustained(key string) bool {
 	return ok && g.sustained(h.streak, now)
 }
 
-// Next returns when a check of key next counts: the time of the next
-// counted check, or, for the check that completes the streak and once it
-// is complete, the time the Gate opens. A time not after now means a check
-// now counts (or finds the Gate open). ok is false when key has no streak,
-// when any check that holds counts. A controller requeues at Next, not
-// sooner: an earlier check changes nothing.
+// Next returns when a check of key next counts, for a controller's
+// RequeueAfter. That is the time of the next counted check, or, for the
+// check that completes the streak and once it is complete, the time the
+// Gate opens. A time not after now means a check now counts (or finds the
+// Gate open). ok is false when key has no streak, when any check that
+// holds counts. A controller requeues at Next, not sooner: an earlier
+// check changes nothing.
 func (g *Gate) Next(key string) (at time.Time, ok bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -157,7 +158,7 @@ func (g *Gate) Streak(key string) (since time.Time, checks int, ok bool) {
 }
 
 // Resume puts a streak of key back, as Current returned it before a
-// restart, replacing whatever the Gate holds for key: the next Observe
+// restart. It replaces whatever the Gate holds for key: the next Observe
 // continues it, and Sustained and Next answer from it at once. The key
 // counts as checked now for ForgetIdle. A stored streak is input from
 // outside (it may have been edited, or written by a clock ahead of this
@@ -217,7 +218,7 @@ func (g *Gate) Forget(key string) {
 }
 
 // ForgetIdle drops every key not checked for idle or longer and returns how
-// many it dropped: a key nobody checks any more (its object is gone) then
+// many it dropped. A key nobody checks any more (its object is gone) then
 // stops holding memory.
 func (g *Gate) ForgetIdle(idle time.Duration) int {
 	now := g.clock.Now()

@@ -28,8 +28,8 @@ const (
 // Defaults of Requeue.
 const (
 	// DefaultRefusalInterval is how long a controller waits before trying
-	// again something PowerDNS refused: long, because only a change of the
-	// desired state or of the other writer's data can help.
+	// again something PowerDNS refused. It is long, because only a change of
+	// the desired state or of the other writer's data can help.
 	DefaultRefusalInterval = 10 * time.Minute
 	// DefaultRequeueInitialInterval is the first wait after a transient
 	// failure.
@@ -255,8 +255,8 @@ func WithRefusalInterval(d time.Duration) RequeueOption {
 }
 
 // WithNotify has Retry call fn after each failed attempt that will be
-// retried, with the attempt's error, its number (from 1) and the wait
-// before the next one: the place to log or count retries.
+// retried: the place to log or count retries. fn gets the attempt's error,
+// its number (from 1) and the wait before the next one.
 func WithNotify(fn func(err error, attempt int, wait time.Duration)) RetryOption {
 	return retryOnly(func(c *config) { c.notify = fn })
 }

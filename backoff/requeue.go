@@ -41,7 +41,8 @@ func NewRequeue(opts ...RequeueOption) *Requeue {
 }
 
 // After records how the last attempt for key ended and returns how long to
-// wait before the next one (0 after a success: nothing to try again).
+// wait before the next one. It returns 0 after a success: nothing to try
+// again.
 func (r *Requeue) After(key string, err error) time.Duration {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -84,7 +85,7 @@ func (r *Requeue) Failures(key string) int {
 	return 0
 }
 
-// Forget drops what is known about key, as a success would; call it when
+// Forget drops what is known about key, as a success would. Call it when
 // the object is deleted, so that memory stays bounded by the live objects.
 func (r *Requeue) Forget(key string) {
 	r.mu.Lock()

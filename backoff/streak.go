@@ -9,8 +9,8 @@ import (
 )
 
 // Streak is a run of checks that observed a condition, as a Gate counts
-// them: how many counted, when the first and the latest counted one were.
-// The zero Streak is no streak.
+// them. It holds how many counted, and when the first and the latest
+// counted one were. The zero Streak is no streak.
 //
 // Its text form, one line such as
 //
@@ -145,6 +145,7 @@ type StreakTextError struct {
 	Err error
 }
 
+// Error names the text and what is wrong with it.
 func (e *StreakTextError) Error() string {
 	return fmt.Sprintf("backoff: read streak %q: %v", e.Text, e.Err)
 }

@@ -9,10 +9,10 @@ import (
 )
 
 // Against returns the conflicts that writing want as writer would have with
-// live, judged by the same rules as Check but without a Diff: for a
-// controller that asks, one object at a time, whether an RRset may be
-// written beside what other objects hold, and never talks to PowerDNS.
-// nil means want may be written.
+// live, by the rules of Check but without a Diff. It is for a controller
+// that asks, one object at a time, whether an RRset may be written beside
+// what other objects hold, and never talks to PowerDNS. nil means want may
+// be written.
 //
 // live is what the zone holds, or what the other objects claim, in any
 // shape Check's Sets cannot hold:

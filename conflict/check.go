@@ -10,8 +10,8 @@ import (
 // Result is what Check decided.
 type Result struct {
 	// Plan holds the changes that may be sent, in the order PowerDNS must
-	// apply them: Diff's changes without the blocked writes, plus the
-	// deletes Takeover adds; deletes first, then by name and type.
+	// apply them. They are Diff's changes without the blocked writes, plus
+	// the deletes Takeover adds; deletes first, then by name and type.
 	Plan rrset.Plan `json:"plan"`
 	// Conflicts lists why each blocked write is blocked, by key in plan
 	// order, then by kind. Empty when nothing is blocked.
@@ -33,7 +33,7 @@ func (r Result) Blocked(k rrset.Key) bool {
 }
 
 // Check diffs desired against live for writer (rrset.Diff) and keeps the
-// changes that break no rule at their name, judged on the zone as it would
+// changes that break no rule. Each write is judged on the zone as it would
 // stand after the plan. A nil Set is empty.
 //
 // Blame follows what changes: a write that collides with live data the plan
@@ -59,9 +59,9 @@ func Check(desired, live *rrset.Set, writer string, opts ...CheckOption) Result 
 	return CheckPlan(rrset.Diff(desired, live, writer), live, opts...)
 }
 
-// CheckPlan judges a plan that Diff made for plan.ManagedBy against the
-// live Set it was made from, by the rules of Check, and returns what may be
-// sent. The plan may have lost changes on the way (a caller's policy that
+// CheckPlan judges a plan that Diff made against the live Set it came from,
+// by the rules of Check, and returns what may be sent. The writer is
+// plan.ManagedBy. The plan may have lost changes on the way (a caller's policy that
 // holds some deletes back, or a plan narrowed to some keys): a live RRset
 // whose delete is not in the plan stays, and writes are judged next to it.
 // Check is CheckPlan of Diff.

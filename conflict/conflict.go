@@ -18,14 +18,16 @@ type Conflict struct {
 	Kind Kind `json:"kind"`
 	// RRset is the blocked desired RRset, with ManagedBy set to the writer.
 	RRset rrset.RRset `json:"rrset"`
-	// With are the live RRsets it collides with, each with its ManagedBy:
-	// data at the same name (type rules), or the RRset at the same key
-	// (NotOwner, Unowned); with Against, every claimant of such a key. None
-	// are changed by the plan.
+	// With are the live RRsets it collides with, each with its ManagedBy.
+	// They are data at the same name (type rules), the RRset at the same
+	// key (NotOwner, Unowned; with Against, every claimant of such a key),
+	// or data above or below the name (Occluded). None are changed by the
+	// plan.
 	With []rrset.RRset `json:"with,omitempty"`
 	// Desired are the other RRsets of the same desired set it collides
-	// with: they are blocked too, since neither can be written next to the
-	// other.
+	// with. For a type rule they are blocked too, since neither can be
+	// written next to the other; for Occluded they are the NS or DNAME
+	// written above it, which may go.
 	Desired []rrset.RRset `json:"desired,omitempty"`
 }
 

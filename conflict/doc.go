@@ -1,6 +1,6 @@
-// Package conflict decides, before PowerDNS sees a change, whether a write
-// would collide with data at the same name, and returns the changes that
-// may be sent together with a Conflict for each write that may not.
+// Package conflict decides whether a write breaks a rule of the zone, before
+// PowerDNS sees it. It returns the changes that may be sent, and a Conflict
+// for each write that may not.
 //
 // Check runs rrset.Diff and judges every name a change touches, as the zone
 // would stand after the plan: live data, minus what the plan deletes, with

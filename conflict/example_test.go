@@ -36,7 +36,7 @@ func mustRRset(zone, name, typ, writer string, contents ...string) rrset.RRset {
 // another (gateway-dns) wants CNAMEs there. PowerDNS would refuse each
 // CNAME with a 422, again on every retry; Check blocks them before they
 // are sent, names the writer in the way, and lets the rest through.
-func Example() {
+func ExampleCheck() {
 	const zone = "example.com."
 	live := mustSet(zone,
 		mustRRset(zone, "@", "NS", "", "ns1.example.net."),
@@ -68,7 +68,7 @@ func Example() {
 // the delete of its own A back (and so keeps the A in the desired Set).
 // Refuse blocks the CNAME, naming the writer's own A; Takeover deletes the A
 // and writes the CNAME in one plan, the delete first, as PowerDNS needs.
-func Example_takeover() {
+func ExampleCheck_takeover() {
 	const zone = "example.com."
 	live := mustSet(zone, mustRRset(zone, "api", "A", "gateway-dns", "192.0.2.1"))
 	desired := mustSet(zone,
@@ -164,4 +164,46 @@ func ExampleWithAllowed() {
 	// [app.example.com. ALIAS blocked: ALIAS next to A held by external-dns]
 	// []
 	// [v4.example.com. CNAME blocked: CNAME next to A held by external-dns]
+}
+
+// A write below a delegation is never served: Check blocks it, and lets
+// the glue of the delegation's own nameservers through. A caller that
+// reads live data name by name reads the names Ancestors lists.
+func ExampleCheck_occluded() {
+	const zone = "example.com."
+	live := mustSet(zone,
+		mustRRset(zone, "@", "NS", "", "ns1.example.net."),
+		mustRRset(zone, "sub", "NS", "infra-dns", "ns1.sub.example.com."),
+	)
+	desired := mustSet(zone,
+		mustRRset(zone, "www.sub", "A", "", "192.0.2.80"),
+		mustRRset(zone, "ns1.sub", "A", "", "192.0.2.53"),
+	)
+
+	res := conflict.Check(desired, live, "gateway-dns")
+	for _, c := range res.Conflicts {
+		fmt.Println(c.Kind, c)
+	}
+	fmt.Print(res.Plan)
+	fmt.Println("read for www.sub:", conflict.Ancestors(zone, "www.sub"))
+	// Output:
+	// Occluded www.sub.example.com. A blocked: below NS at sub.example.com. held by infra-dns, never served
+	// Plan for example.com. by gateway-dns: 1 to create, 0 to update, 0 to delete.
+	// + ns1.sub.example.com. 300 IN A 192.0.2.53
+	// read for www.sub: [sub.example.com. example.com.]
+}
+
+// Delegating a name hides what other objects hold below it.
+func ExampleAgainst_occluded() {
+	const zone = "example.com."
+	live := []rrset.RRset{
+		{Name: "api.team", Type: "A", Records: []string{"192.0.2.1"}, ManagedBy: "default/api"},
+		{Name: "ns1.team", Type: "A", Records: []string{"192.0.2.53"}, ManagedBy: "infra/ns1"},
+	}
+	ns := rrset.RRset{Name: "team", Type: "NS", Records: []string{"ns1.team.example.com."}}
+	for _, c := range conflict.Against(ns, "infra/team-delegation", live, conflict.WithZone(zone)) {
+		fmt.Println(c)
+	}
+	// Output:
+	// team.example.com. NS blocked: would hide A at api.team.example.com. held by default/api
 }

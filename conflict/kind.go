@@ -24,9 +24,9 @@ const (
 	// any write at such a name ("Cannot have both NS and DNAME except in
 	// zone apex").
 	NSAndDNAME Kind = "NSAndDNAME"
-	// Placement: a type where PowerDNS refuses it: SOA or DNSKEY below the
-	// apex ("is only allowed at apex"), DS at the apex ("is not allowed at
-	// apex").
+	// Placement: a type where PowerDNS refuses it. That is SOA or DNSKEY
+	// below the apex ("is only allowed at apex"), or DS at the apex ("is not
+	// allowed at apex").
 	Placement Kind = "Placement"
 	// ALIASAndAddress: an ALIAS next to A or AAAA at one name. PowerDNS
 	// accepts it and then answers with either; it is refused here.
@@ -67,8 +67,8 @@ func (k Kind) EnforcedByPowerDNS() bool {
 }
 
 // Intrinsic reports whether the RRset breaks the rule on its own, whatever
-// else the zone holds (two CNAME records, a CNAME at the apex, an SOA below
-// it): only a change of the RRset itself can lift such a conflict.
+// else the zone holds. Such are two CNAME records, a CNAME at the apex, an
+// SOA below it: only a change of the RRset itself can lift the conflict.
 func (k Kind) Intrinsic() bool {
 	switch k {
 	case SingleRecordType, ApexCNAME, Placement:

@@ -99,8 +99,9 @@ func (j *judge) othersData(rr rrset.RRset) bool {
 }
 
 // Ancestors returns the names above name, closest first, up to and
-// including the apex of zone: the names at which Check and Against look
-// for an NS or a DNAME that would hide data written at name (Occluded). A
+// including the apex of zone. They are the names at which Check and
+// Against look for an NS or a DNAME that would hide data written at name
+// (Occluded). A
 // caller that reads live data name by name reads these too. Both names
 // may be spelled in any way CanonicalName accepts; nil when either does
 // not canonicalise, and for the apex itself.

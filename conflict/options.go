@@ -16,11 +16,11 @@ const (
 	// and the default: nothing is deleted that Diff did not delete.
 	Refuse Policy = iota
 	// Takeover deletes the live RRsets the write collides with, in the same
-	// plan and before the write, when every one of them is the writer's
-	// own (or, with adoption on, held by no writer). A collision with
-	// another writer's RRset, with another write of the same plan, or with
-	// a rule no delete can satisfy (SingleRecordType, ApexCNAME, Placement)
-	// is still a Conflict.
+	// plan and before the write. It does so only when every one of them is
+	// the writer's own (or, with adoption on, held by no writer). A
+	// collision with another writer's RRset, with another write of the same
+	// plan, or with a rule no delete can satisfy (SingleRecordType,
+	// ApexCNAME, Placement, Occluded) is still a Conflict.
 	//
 	// A taken-over RRset is deleted even when it is in the desired Set (as
 	// a delete held back by the caller is): keep such an RRset in the
@@ -122,7 +122,7 @@ func WithPolicy(p Policy) CheckOption {
 }
 
 // WithAdoption lets the writer take live RRsets that have no writer
-// recorded (written by hand, or by a writer that recorded none): a desired
+// recorded, written by hand or by a writer that recorded none. A desired
 // RRset at such a key is written, recording its writer, instead of being
 // blocked as Unowned; under Takeover such RRsets may also be deleted to
 // make room. Off by default. Check, CheckPlan and Against honour it.
@@ -143,7 +143,7 @@ func WithDisabledLive(rrsets ...rrset.RRset) Option {
 }
 
 // WithAllowed switches off rules that PowerDNS does not enforce, for Check
-// and Against alike: a write that breaks only allowed rules goes, and no
+// and Against alike. A write that breaks only allowed rules goes, and no
 // Conflict of an allowed kind is reported.
 //
 //   - ALIASAndAddress: ALIAS and A or AAAA may share a name (PowerDNS then
@@ -172,7 +172,7 @@ func WithAllowed(kinds ...Kind) Option {
 	})
 }
 
-// WithZone names the zone for Against: every name of want and live is
+// WithZone names the zone for Against. Every name of want and live is
 // canonicalised in it, so relative names ("v4", "@") and absolute ones in
 // any case, with or without the trailing dot, are one name, and its apex
 // is known to the rules that depend on it (ApexCNAME, Placement,

@@ -6,15 +6,16 @@ import (
 	"strings"
 )
 
-// Problem is one message of a PowerDNS answer: the "error" string of a
-// single-error body, or one element of the "errors" array of a 5.1
+// Problem is one message of a PowerDNS answer. It is the "error" string of
+// a single-error body, or one element of the "errors" array of a 5.1
 // multi-error body.
 type Problem struct {
 	// Reason classifies Message.
 	Reason Reason `json:"reason"`
 	// Name is the owner name the message is about, exactly as PowerDNS
-	// printed it: absolute with its trailing dot for RRset messages, as sent
-	// for names PowerDNS refused to parse. Empty when the wording has none.
+	// printed it. It is absolute with its trailing dot for RRset messages,
+	// as sent for names PowerDNS refused to parse, and empty when the
+	// wording has none.
 	Name string `json:"name,omitempty"`
 	// Type is the record type the message is about, as printed ("CNAME").
 	Type string `json:"type,omitempty"`
@@ -49,10 +50,10 @@ type Key struct {
 type APIError struct {
 	// StatusCode is the HTTP status of the answer.
 	StatusCode int `json:"statusCode"`
-	// Message is the answer's summary: the "error" string of a JSON body
-	// ("Multiple errors found in RRset" for a multi-error body), the text of
-	// a plain-text or HTML body, or the status text when the body said
-	// nothing. Never empty.
+	// Message is the answer's summary, never empty. It is the "error"
+	// string of a JSON body ("Multiple errors found in RRset" for a
+	// multi-error body), the text of a plain-text or HTML body, or the
+	// status text when the body said nothing.
 	Message string `json:"message"`
 	// Problems holds one entry per message, at least one.
 	Problems []Problem `json:"problems"`
@@ -114,9 +115,9 @@ func (e *APIError) Unwrap() error {
 	return e.cause
 }
 
-// Reason returns the reason of the answer: the one reason all problems
-// share, or, when they differ, the one that comes first in the order the
-// Reason constants are declared (Conflict first).
+// Reason returns the reason of the answer. That is the one reason all
+// problems share or, when they differ, the one that comes first in the
+// order the Reason constants are declared (Conflict first).
 func (e *APIError) Reason() Reason {
 	if e == nil || len(e.Problems) == 0 {
 		return Unknown

@@ -1,6 +1,7 @@
-// Package errors classifies every answer PowerDNS Authoritative gives to an
-// API request, from 4.7 to 5.1, into an *APIError carrying one Problem per
-// message with a Reason callers can branch on. Import it as pdnserrors:
+// Package errors classifies every answer PowerDNS Authoritative 4.7 to 5.1
+// gives to an API request. Each becomes an *APIError carrying one Problem
+// per message, with a Reason callers can branch on. Import it as
+// pdnserrors:
 //
 //	import pdnserrors "github.com/pdnskit/reconcile/errors"
 //

@@ -1,6 +1,7 @@
 package errors_test
 
 import (
+	"errors"
 	"fmt"
 
 	pdnserrors "github.com/pdnskit/reconcile/errors"
@@ -59,4 +60,37 @@ func ExampleIsRetryable() {
 	// Output:
 	// true
 	// false
+}
+
+// A controller classifies what PowerDNS 5.1 answered to a PATCH, several
+// RRsets refused at once, and decides per RRset what to do: a conflict is
+// another writer's data, to report on the object and not to retry; a
+// malformed RRset is the object's own fault.
+func Example_classify() {
+	body := []byte(`{"error": "Multiple errors found in RRset", "errors": [
+		"RRset v4.example.com. IN CNAME: conflicts with existing A RRset of the same name",
+		"RRset e.example.com. IN CNAME: only one such record allowed",
+		"RRset d.example.com. IN A: duplicate record with content \"192.0.2.1\""]}`)
+	err := fmt.Errorf("apply zone example.com.: %w", pdnserrors.Parse(422, body))
+
+	var apiErr *pdnserrors.APIError
+	if !errors.As(err, &apiErr) {
+		return
+	}
+	for _, p := range apiErr.Problems {
+		switch p.Reason {
+		case pdnserrors.Conflict:
+			fmt.Printf("%s %s: blocked by other data at the name, not retried\n", p.Name, p.Type)
+		case pdnserrors.SingleRecordType, pdnserrors.DuplicateRecord, pdnserrors.InvalidContent:
+			fmt.Printf("%s %s: invalid (%s), fix the object\n", p.Name, p.Type, p.Reason)
+		default:
+			fmt.Printf("%s %s: %s\n", p.Name, p.Type, p.Message)
+		}
+	}
+	fmt.Println("reason of the answer:", pdnserrors.ReasonOf(err), "retry:", pdnserrors.IsRetryable(err))
+	// Output:
+	// v4.example.com. CNAME: blocked by other data at the name, not retried
+	// e.example.com. CNAME: invalid (SingleRecordType), fix the object
+	// d.example.com. A: invalid (DuplicateRecord), fix the object
+	// reason of the answer: Conflict retry: false
 }

@@ -44,7 +44,7 @@ func Parse(statusCode int, body []byte) *APIError {
 }
 
 // FromResponse is Parse for an answer that an HTTP client library already
-// turned into an error: the APIError keeps cause, reachable with
+// turned into an error. The APIError keeps cause, reachable with
 // errors.Unwrap, errors.Is and errors.As.
 func FromResponse(statusCode int, body []byte, cause error) *APIError {
 	// A body of MaxBodySize bytes was most likely cut there by whoever read

@@ -45,8 +45,9 @@ func HasReason(err error, r Reason) bool {
 }
 
 // IsConflict reports whether PowerDNS refused a write because of data of
-// another type at the same name (CNAME next to anything), in any problem of
-// either body shape. It supports wrapped errors and returns false for nil.
+// another type at the same name. That is a CNAME next to anything, in any
+// problem of either body shape. It supports wrapped errors and returns
+// false for nil.
 func IsConflict(err error) bool { return HasReason(err, Conflict) }
 
 // IsDuplicateRecord reports whether an RRset held the same content twice. It
@@ -103,9 +104,10 @@ func IsZoneExists(err error) bool { return HasReason(err, ZoneExists) }
 // false for nil.
 func IsServerError(err error) bool { return HasReason(err, ServerError) }
 
-// IsRetryable reports whether trying the same request again may succeed:
-// for a 5xx answer, a timeout, or a failure to reach the server or to read
-// its answer (refused or reset connections, DNS failures, a body cut short).
+// IsRetryable reports whether trying the same request again may succeed.
+// It does for a 5xx answer, a timeout, or a failure to reach the server or
+// to read its answer (refused or reset connections, DNS failures, a body
+// cut short).
 // It is false for every 4xx answer, whatever its reason: a refusal stays a
 // refusal. It supports wrapped errors and returns false for nil.
 //

@@ -9,9 +9,9 @@ type Reason string
 // different reasons, APIError.Reason and ReasonOf report the first of these
 // that occurs, so a conflict is never hidden behind a lesser problem.
 const (
-	// Conflict: data of another type already exists at the name and one of
-	// the two is a CNAME (or DNAME/ALIAS where PowerDNS treats them alike),
-	// or two such RRsets were sent together.
+	// Conflict: a CNAME and data of another type at one name. The other
+	// data already existed, or the two were sent together; PowerDNS treats
+	// DNAME and ALIAS alike where it does.
 	Conflict Reason = "Conflict"
 	// DuplicateRecord: the same content appears twice in one RRset.
 	DuplicateRecord Reason = "DuplicateRecord"
@@ -21,27 +21,28 @@ const (
 	// DuplicateRRset: the same name and type twice in one PATCH with the
 	// same changetype.
 	DuplicateRRset Reason = "DuplicateRRset"
-	// InvalidContent: a record content PowerDNS cannot parse, or that is
-	// not in the form PowerDNS stores (a target without its trailing dot),
-	// a target that is not a hostname, or an invalid character.
+	// InvalidContent: a record content PowerDNS cannot parse or will not
+	// store. That is content not in the form PowerDNS stores (a target
+	// without its trailing dot), a target that is not a hostname, or an
+	// invalid character.
 	InvalidContent Reason = "InvalidContent"
 	// InvalidName: an owner name (or nameserver) that is not absolute,
 	// cannot be parsed or has characters PowerDNS does not accept.
 	InvalidName Reason = "InvalidName"
 	// OutOfZone: the owner name is not inside the zone being changed.
 	OutOfZone Reason = "OutOfZone"
-	// Placement: a type at a place it may not be: SOA (or DNSKEY) off the
-	// apex, DS at the apex, NS next to DNAME below the apex.
+	// Placement: a type at a place it may not be. That is SOA (or DNSKEY)
+	// off the apex, DS at the apex, or NS next to DNAME below the apex.
 	Placement Reason = "Placement"
 	// UnknownType: a record type PowerDNS does not know, or one it never
 	// stores in a zone.
 	UnknownType Reason = "UnknownType"
-	// InvalidRequest: the request itself is wrong or unsupported: a bad or
-	// missing changetype or key, "No change for RRset", PRUNE/EXTEND misuse,
-	// something the zone kind or the backend cannot do (LMDB on 4.x refuses
-	// comments), any 400 Bad Request or other 4xx without a more specific
-	// reason, or a redirect (3xx) that was not followed, such as one
-	// answering a write.
+	// InvalidRequest: the request itself is wrong or unsupported. That is a
+	// bad or missing changetype or key, "No change for RRset", PRUNE/EXTEND
+	// misuse, something the zone kind or the backend cannot do (LMDB on 4.x
+	// refuses comments), any 400 Bad Request or other 4xx without a more
+	// specific reason, or a redirect (3xx) that was not followed, such as
+	// one answering a write.
 	InvalidRequest Reason = "InvalidRequest"
 	// Unauthorized: the API key is missing or wrong (401), or access is
 	// forbidden (403).

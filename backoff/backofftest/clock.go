@@ -1,5 +1,5 @@
 // Package backofftest provides a fake Clock for tests of code that uses
-// package backoff: time moves only when the test says so, and no test
+// package backoff. Time moves only when the test says so, and no test
 // sleeps.
 package backofftest
 
