@@ -122,7 +122,7 @@ func Against(want rrset.RRset, writer string, live []rrset.RRset, opts ...Agains
 			}
 		}
 		slices.SortStableFunc(out, func(a, b rrset.RRset) int {
-			return cmp.Or(strings.Compare(a.Name, b.Name), compareClaimants(a, b))
+			return cmp.Or(compareNames(a.Name, b.Name), compareClaimants(a, b))
 		})
 		return out
 	}

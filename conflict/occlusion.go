@@ -173,3 +173,29 @@ func isBelow(name, top string) bool {
 	}
 	return false
 }
+
+// compareNames orders canonical names as a Set does (RFC 4034 §6.1): label
+// by label from the right, a name before the names below it.
+func compareNames(a, b string) int {
+	la, lb := labels(a), labels(b)
+	for i := 0; i < len(la) && i < len(lb); i++ {
+		if c := strings.Compare(la[len(la)-1-i], lb[len(lb)-1-i]); c != 0 {
+			return c
+		}
+	}
+	return len(la) - len(lb)
+}
+
+// labels splits a canonical absolute name into its labels, left to right.
+func labels(name string) []string {
+	var out []string
+	for p, ok := parent(name); ok; p, ok = parent(p) {
+		n := len(name) - len(p)
+		if p != "." {
+			n-- // the separator
+		}
+		out = append(out, strings.TrimSuffix(name[:n], "."))
+		name = p
+	}
+	return out
+}
