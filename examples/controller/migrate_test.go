@@ -16,7 +16,7 @@ import (
 	"github.com/pdnskit/reconcile/pdnstest"
 )
 
-// TestMigration follows the README's migration steps. Records the
+// TestMigration follows the migration steps of docs/migrating.md. Records the
 // controller wrote with its own client carry no owner: without adoption the
 // library refuses them (NotOwner, nothing sent); a run with WithAdoption
 // takes exactly the keys the objects name; report (Live) shows who holds

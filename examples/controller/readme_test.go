@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -10,18 +11,51 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// excerptMarker precedes each code block of the repository's README that
-// is an excerpt of this program.
-const excerptMarker = "<!-- excerpt of examples/controller, checked by TestREADMEExcerpts -->"
+// excerptMarker precedes each code block of the repository's documents
+// that is an excerpt of one of its examples: the marker names the example's
+// directory and the test that checks the block.
+var excerptMarker = regexp.MustCompile(`<!-- excerpt of examples/([a-z]+), checked by (Test[A-Za-z]+) -->`)
 
-// TestREADMEExcerpts keeps the README's controller code true: every block
+// TestREADMEExcerpts keeps the README's example code true: every block
 // marked as an excerpt is made of pieces, separated by "// ..." lines, each
-// of which appears verbatim in this program's source, which compiles.
+// of which appears verbatim in the named example's source, which compiles.
 func TestREADMEExcerpts(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	checkExcerpts(t, "README.md", "TestREADMEExcerpts")
+}
+
+// TestMigratingExcerpts does the same for the migration guide.
+func TestMigratingExcerpts(t *testing.T) {
+	checkExcerpts(t, filepath.Join("docs", "migrating.md"), "TestMigratingExcerpts")
+}
+
+// checkExcerpts checks the blocks of the repository's document doc marked
+// as checked by test; there must be at least one.
+func checkExcerpts(t *testing.T, doc, test string) {
+	t.Helper()
+	text, err := os.ReadFile(filepath.Join("..", "..", doc))
 	require.NoError(t, err)
-	files, err := filepath.Glob("*.go")
+	blocks := excerpts(string(text), test)
+	require.NotEmpty(t, blocks, "no block in %s marked as checked by %s", doc, test)
+	sources := make(map[string]string)
+	for i, b := range blocks {
+		src, ok := sources[b.example]
+		if !ok {
+			src = exampleSource(t, b.example)
+			sources[b.example] = src
+		}
+		for _, piece := range pieces(b.code) {
+			assert.True(t, strings.Contains(src, piece), "%s excerpt %d: not in the source of examples/%s:\n%s", doc, i+1, b.example, piece)
+		}
+	}
+}
+
+// exampleSource returns the Go files of examples/<name>, tests left out,
+// one after the other.
+func exampleSource(t *testing.T, name string) string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("..", name, "*.go"))
 	require.NoError(t, err)
+	require.NotEmpty(t, files, "no Go files in examples/%s", name)
 	var source strings.Builder
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") {
@@ -31,27 +65,30 @@ func TestREADMEExcerpts(t *testing.T) {
 		require.NoError(t, err)
 		source.Write(b)
 	}
-
-	blocks := excerpts(string(readme))
-	require.NotEmpty(t, blocks, "no block marked %q in README.md", excerptMarker)
-	for i, block := range blocks {
-		for _, piece := range pieces(block) {
-			assert.True(t, strings.Contains(source.String(), piece), "README excerpt %d: not in the source:\n%s", i+1, piece)
-		}
-	}
+	return source.String()
 }
 
-// excerpts returns the code blocks that follow the marker.
-func excerpts(readme string) []string {
-	var out []string
-	for _, part := range strings.Split(readme, excerptMarker)[1:] {
-		part = strings.TrimLeft(part, "\n")
+// excerpt is one marked code block and the example it is taken from.
+type excerpt struct {
+	example string
+	code    string
+}
+
+// excerpts returns the code blocks that follow a marker naming test.
+func excerpts(doc, test string) []excerpt {
+	var out []excerpt
+	marks := excerptMarker.FindAllStringSubmatchIndex(doc, -1)
+	for _, m := range marks {
+		if doc[m[4]:m[5]] != test {
+			continue
+		}
+		part := strings.TrimLeft(doc[m[1]:], "\n")
 		if !strings.HasPrefix(part, "```go\n") {
 			continue
 		}
 		body := strings.TrimPrefix(part, "```go\n")
 		if end := strings.Index(body, "```"); end >= 0 {
-			out = append(out, body[:end])
+			out = append(out, excerpt{example: doc[m[2]:m[3]], code: body[:end]})
 		}
 	}
 	return out
