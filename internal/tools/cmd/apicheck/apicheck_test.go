@@ -44,18 +44,18 @@ func copyFixture(t *testing.T) string {
 	return dst
 }
 
-// edit replaces old, which must occur once, with new in file of dir.
-func edit(t *testing.T, dir, file, old, new string) {
+// edit replaces from, which must occur once, with to in file of dir.
+func edit(t *testing.T, dir, file, from, to string) {
 	t.Helper()
 	path := filepath.Join(dir, file)
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(string(data), old); n != 1 {
-		t.Fatalf("%s holds %q %d times, want once", file, old, n)
+	if n := strings.Count(string(data), from); n != 1 {
+		t.Fatalf("%s holds %q %d times, want once", file, from, n)
 	}
-	if err := os.WriteFile(path, []byte(strings.Replace(string(data), old, new, 1)), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(strings.Replace(string(data), from, to, 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -109,25 +109,25 @@ func TestFixtureRecord(t *testing.T) {
 func TestChanges(t *testing.T) {
 	tests := []struct {
 		name           string
-		file, old, new string
+		file, from, to string
 		want           changes
 	}{{
 		name: "unchanged",
 	}, {
 		name: "parameter renamed",
 		file: "fixture.go",
-		old:  "func Lookup(name string) (int, error) { return len(name), nil }",
-		new:  "func Lookup(key string) (int, error) { return len(key), nil }",
+		from: "func Lookup(name string) (int, error) { return len(name), nil }",
+		to:   "func Lookup(key string) (int, error) { return len(key), nil }",
 	}, {
 		name: "internal package changed",
 		file: "internal/hidden/hidden.go",
-		old:  "func Secret() {}",
-		new:  "func Secret(int) {}",
+		from: "func Secret() {}",
+		to:   "func Secret(int) {}",
 	}, {
 		name: "signature changed",
 		file: "fixture.go",
-		old:  "func Lookup(name string) (int, error) {",
-		new:  "func Lookup(name string, strict bool) (int, error) {",
+		from: "func Lookup(name string) (int, error) {",
+		to:   "func Lookup(name string, strict bool) (int, error) {",
 		want: changes{
 			{'-', fixturePkg + "func Lookup(string) (int, error)"},
 			{'+', fixturePkg + "func Lookup(string, bool) (int, error)"},
@@ -135,14 +135,14 @@ func TestChanges(t *testing.T) {
 	}, {
 		name: "method removed",
 		file: "fixture.go",
-		old:  "func (t *Thing) Close() error { return nil }",
-		new:  "",
+		from: "func (t *Thing) Close() error { return nil }",
+		to:   "",
 		want: changes{{'-', fixturePkg + "method (*Thing) Close() error"}},
 	}, {
 		name: "receiver made a pointer",
 		file: "fixture.go",
-		old:  "func (t Thing) String() string",
-		new:  "func (t *Thing) String() string",
+		from: "func (t Thing) String() string",
+		to:   "func (t *Thing) String() string",
 		want: changes{
 			{'+', fixturePkg + "method (*Thing) String() string"},
 			{'-', fixturePkg + "method (Thing) String() string"},
@@ -150,14 +150,14 @@ func TestChanges(t *testing.T) {
 	}, {
 		name: "constant added",
 		file: "fixture.go",
-		old:  "\tKindB\n",
-		new:  "\tKindB\n\tKindC\n",
+		from: "\tKindB\n",
+		to:   "\tKindB\n\tKindC\n",
 		want: changes{{'+', fixturePkg + "const KindC Kind = 3"}},
 	}, {
 		name: "constant value changed",
 		file: "fixture.go",
-		old:  "const Ratio = 0.3",
-		new:  "const Ratio = 0.5",
+		from: "const Ratio = 0.3",
+		to:   "const Ratio = 0.5",
 		want: changes{
 			{'-', fixturePkg + "const Ratio untyped float = 0.3"},
 			{'+', fixturePkg + "const Ratio untyped float = 0.5"},
@@ -165,8 +165,8 @@ func TestChanges(t *testing.T) {
 	}, {
 		name: "interface method added",
 		file: "fixture.go",
-		old:  "\tUndo() <-chan struct{}\n",
-		new:  "\tUndo() <-chan struct{}\n\tRedo()\n",
+		from: "\tUndo() <-chan struct{}\n",
+		to:   "\tUndo() <-chan struct{}\n\tRedo()\n",
 		want: changes{
 			{'+', fixturePkg + "type Doer interface, Redo()"},
 			{'-', fixturePkg + "type Doer interface { Do, Undo }"},
@@ -175,8 +175,8 @@ func TestChanges(t *testing.T) {
 	}, {
 		name: "field type changed",
 		file: "fixture.go",
-		old:  "\tCount int\n",
-		new:  "\tCount int64\n",
+		from: "\tCount int\n",
+		to:   "\tCount int64\n",
 		want: changes{
 			{'-', fixturePkg + "type Thing struct, Count int"},
 			{'+', fixturePkg + "type Thing struct, Count int64"},
@@ -184,8 +184,8 @@ func TestChanges(t *testing.T) {
 	}, {
 		name: "function of a second package added",
 		file: "sub/sub.go",
-		old:  "func Wrap(",
-		new:  "func Unwrap(v any) *fixture.Thing { return nil }\n\nfunc Wrap(",
+		from: "func Wrap(",
+		to:   "func Unwrap(v any) *fixture.Thing { return nil }\n\nfunc Wrap(",
 		want: changes{{'+', "pkg example.com/fixture/sub, func Unwrap(any) *example.com/fixture.Thing"}},
 	}}
 	base := recordOf(t, copyFixture(t))
@@ -193,7 +193,7 @@ func TestChanges(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := copyFixture(t)
 			if tt.file != "" {
-				edit(t, dir, tt.file, tt.old, tt.new)
+				edit(t, dir, tt.file, tt.from, tt.to)
 			}
 			got := diff(base, recordOf(t, dir))
 			sortChanges(got)

@@ -16,6 +16,12 @@ import (
 	"strings"
 )
 
+// The platform whose build of the module the record describes.
+const (
+	recordGOOS   = "linux"
+	recordGOARCH = "amd64"
+)
+
 // listed is what go list tells of a package.
 type listed struct {
 	ImportPath string
@@ -76,6 +82,9 @@ func goList(ctx context.Context, dir string) ([]listed, error) {
 	cmd := exec.CommandContext(ctx, "go", "list", "-e", "-deps", "-export",
 		"-json=ImportPath,Name,Export,DepOnly,Module,Error", "./...")
 	cmd.Dir = dir
+	// One platform for every machine: a record written on a Mac must match
+	// one written on Linux, whatever files build constraints select.
+	cmd.Env = append(os.Environ(), "GOOS="+recordGOOS, "GOARCH="+recordGOARCH)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout = &stdout
 	cmd.Stderr = &stderr

@@ -9,8 +9,12 @@
 //	pkg github.com/pdnskit/reconcile, method (*Reconciler) Sync(context.Context, ...) (Result, error)
 //
 // Types of other packages are qualified by their import path, so that the
-// library's errors package and the standard library's never read alike.
-// The lines are sorted, so that a change of the API is a small diff.
+// library's errors package and the standard library's never read alike;
+// parameter names are left out (they are no API), an empty interface reads
+// any, and constants show their values. The lines are sorted, and the
+// packages are read as built for linux/amd64 on every machine, so that the
+// record is the same wherever it is written and a change of the API is a
+// small diff.
 //
 // Run from the module root, it compares the record with the tree and, when
 // they differ, prints the lines removed from and added to the API and exits
@@ -79,7 +83,7 @@ func run(ctx context.Context, root, record string, write bool, stdout, stderr io
 		return 0
 	}
 	printDiff(stdout, record, d)
-	fmt.Fprintf(stderr, "apicheck: the exported API differs from %s (%d lines removed, %d added);\n"+
+	fmt.Fprintf(stderr, "apicheck: the exported API differs from %s (%d removed, %d added);\n"+
 		"if the change is meant, run `make api` and commit %s with it\n",
 		record, d.count('-'), d.count('+'), record)
 	return 1
