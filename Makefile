@@ -15,7 +15,7 @@ GOLANGCI_LINT := $(BIN)/golangci-lint-$(GOLANGCI_LINT_VERSION)
 # and run from the root, where their default paths point.
 MODULES := . internal/tools examples/controller
 
-.PHONY: all test test-unit lint images testdata demo bench clean tools
+.PHONY: all test test-unit lint images testdata demo bench clean tools apicheck api
 
 all: lint test
 
@@ -60,8 +60,9 @@ test-unit:
 
 ## lint: gofmt; in every module go vet, golangci-lint and a go.mod/go.sum that go mod tidy leaves alone;
 ## the library built and vetted by the Go its oldest importer runs (IMPORTER_GO, the go line of
-## testdata/importer, fetched as a toolchain module); and a go get of the library into that importer's
-## requirements (testdata/importer, see internal/tools/cmd/importcheck) that must move none of them
+## testdata/importer, fetched as a toolchain module); a go get of the library into that importer's
+## requirements (testdata/importer, see internal/tools/cmd/importcheck) that must move none of them;
+## and make apicheck
 IMPORTER_GO := go$(shell sed -n 's/^go //p' testdata/importer/go.mod)
 lint: $(GOLANGCI_LINT) tools
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
@@ -72,6 +73,16 @@ lint: $(GOLANGCI_LINT) tools
 	GOTOOLCHAIN=$(IMPORTER_GO) $(GO) build ./...
 	GOTOOLCHAIN=$(IMPORTER_GO) $(GO) vet ./...
 	$(BIN)/importcheck
+	$(BIN)/apicheck
+
+## apicheck: fail, printing the lines removed and added, when the exported API of the library's public
+## packages (all but internal/ and examples/) differs from its record, api.txt (internal/tools/cmd/apicheck)
+apicheck: tools
+	$(BIN)/apicheck
+
+## api: rewrite api.txt from the tree, after a change of the exported API that is meant
+api: tools
+	$(BIN)/apicheck -w
 
 $(GOLANGCI_LINT):
 	@mkdir -p $(BIN)
