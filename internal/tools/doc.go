@@ -7,6 +7,8 @@
 //     run the library's fault, load and fuzz tests and write RELIABILITY.md;
 //   - cmd/importcheck: part of make lint, a go get of the library into an
 //     importer's requirements that must move none of them;
+//   - cmd/apicheck: make apicheck (part of make lint) and make api, which
+//     check and rewrite api.txt, the record of the library's exported API;
 //   - machine: what a report says about the machine it ran on;
 //   - no-api-key.sh: fails when a log holds an API key of the test harness.
 //
