@@ -19,7 +19,10 @@ import (
 // Cost: an RRset already as asked takes one request and no PATCH; an update
 // of the writer's own RRset a read and a PATCH (one more read where
 // ownership lives in zone metadata). Creating at a key no writer holds,
-// adopting or taking over also takes the zone lock (lock.go).
+// adopting or taking over also takes the zone lock. A create also reads the
+// names above rr's, up to the apex, one request each, for an NS or a DNAME
+// that would hide it (conflict.Occluded); a create of an NS or a DNAME
+// below the apex reads the whole zone, for the data it would hide.
 func (r *Reconciler) Apply(ctx context.Context, zone string, rr rrset.RRset, opts ...ApplyOption) (res Result, err error) {
 	defer r.observed(OperationApply, zone, time.Now(), &res, &err)
 	rc := newApplyConfig(opts)

@@ -458,3 +458,55 @@ func ownersOf(t *testing.T, r *reconcile.Reconciler, zone string) map[rrset.Key]
 	}
 	return out
 }
+
+// TestApplyOccluded: an Apply that would write below a delegation, or a
+// delegation over another writer's data, is blocked (conflict.Occluded)
+// although it reads by name; glue for the delegation's own nameservers is
+// not; and an Apply with nothing to write still reads one name only.
+func TestApplyOccluded(t *testing.T) {
+	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
+		t.Parallel()
+		ctx := pdnstest.Context(t)
+		zone := srv.NewZone(t)
+		delegator, _ := newWriter(t, srv, "delegator")
+		hosts, rec := newWriter(t, srv, "hosts")
+
+		ns := pdnstest.MustRRset(t, zone, "sub", "NS", 3600, "ns1.sub."+zone)
+		res, err := delegator.Apply(ctx, zone, ns)
+		require.NoError(t, err)
+		require.Len(t, res.Applied, 1)
+
+		below := pdnstest.MustRRset(t, zone, "x.sub", "A", 300, "192.0.2.1")
+		res, err = hosts.Apply(ctx, zone, below)
+		require.NoError(t, err)
+		require.Len(t, res.Blocked, 1, "data below a delegation is never served")
+		assert.Equal(t, conflict.Occluded, res.Blocked[0].Kind)
+		assert.Zero(t, res.Patches)
+		assert.Empty(t, liveContents(t, srv, zone, "x.sub."+zone, "A"))
+
+		glue := pdnstest.MustRRset(t, zone, "ns1.sub", "A", 300, "192.0.2.53")
+		res, err = hosts.Apply(ctx, zone, glue)
+		require.NoError(t, err)
+		assert.Empty(t, res.Blocked, "glue of the delegation's own nameserver")
+		require.Len(t, res.Applied, 1)
+
+		mine := pdnstest.MustRRset(t, zone, "y.other", "A", 300, "192.0.2.2")
+		_, err = hosts.Apply(ctx, zone, mine)
+		require.NoError(t, err)
+		res, err = delegator.Apply(ctx, zone, pdnstest.MustRRset(t, zone, "other", "NS", 3600, "ns.example.net."))
+		require.NoError(t, err)
+		require.Len(t, res.Blocked, 1, "a delegation over another writer's data")
+		assert.Equal(t, conflict.Occluded, res.Blocked[0].Kind)
+		assert.Empty(t, liveContents(t, srv, zone, "other."+zone, "NS"))
+
+		reads := 1 // the name
+		if srv.Backend == pdnstest.LMDB && !srv.AtLeast(5, 1) {
+			reads++ // and the metadata, where ownership lives
+		}
+		before := rec.counts.Total()
+		res, err = hosts.Apply(ctx, zone, mine)
+		require.NoError(t, err)
+		assert.Empty(t, res.Applied)
+		assert.Equal(t, reads, rec.counts.Total()-before, "a steady-state Apply reads its one name")
+	})
+}

@@ -210,9 +210,9 @@ func (o *op) tryLock(ctx context.Context, lk *lock) (zonejson.Zone, []powerdns.M
 	if lk.contended {
 		return zonejson.Zone{}, md, nil // the caller tries again, or postpones
 	}
-	z, err := o.srv.zone(ctx, o.zone, o.query())
+	z, err := o.readZone(ctx)
 	if err != nil {
-		return zonejson.Zone{}, nil, fmt.Errorf("read zone: %w", err)
+		return zonejson.Zone{}, nil, err
 	}
 	return z, md, nil
 }

@@ -86,6 +86,9 @@ func (m *zoneMemory) saw(obs *observation, scope readScope) {
 	case scope.typ == "":
 		m.looked[nameHash(scope.name)] = struct{}{}
 	}
+	for _, name := range scope.ancestors {
+		m.looked[nameHash(name)] = struct{}{}
+	}
 	for rr := range obs.set.Unordered() {
 		m.known[keyHash(rr.Key())] = struct{}{}
 	}

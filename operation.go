@@ -3,11 +3,13 @@ package reconcile
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync/atomic"
 	"time"
 
 	"github.com/joeig/go-powerdns/v3"
 
+	"github.com/pdnskit/reconcile/conflict"
 	pdnserrors "github.com/pdnskit/reconcile/errors"
 	"github.com/pdnskit/reconcile/internal/pdnsapi"
 	"github.com/pdnskit/reconcile/internal/zonejson"
@@ -83,20 +85,27 @@ func (o *op) errorf(err error) error {
 // the read has its claim in the later read of the metadata (a release
 // comes after its delete, so a claim read without its RRset is harmless).
 func (o *op) read(ctx context.Context) (*observation, error) {
+	obs, _, _, err := o.readRaw(ctx)
+	return obs, err
+}
+
+// readRaw is read, with the answers the observation was made of.
+func (o *op) readRaw(ctx context.Context) (*observation, zonejson.Zone, []powerdns.Metadata, error) {
 	if err := o.learnServer(ctx); err != nil {
-		return nil, err
+		return nil, zonejson.Zone{}, nil, err
 	}
-	z, err := o.srv.zone(ctx, o.zone, o.query())
+	z, err := o.readZone(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("read zone: %w", err)
+		return nil, z, nil, err
 	}
 	var md []powerdns.Metadata
 	if o.store == OwnershipMetadata {
 		if md, err = o.srv.metadata(ctx, o.zone); err != nil {
-			return nil, err
+			return nil, z, nil, err
 		}
 	}
-	return o.observe(z, md)
+	obs, err := o.observe(z, md)
+	return obs, z, md, err
 }
 
 // learnServer learns the server's version and where it records ownership
@@ -124,6 +133,73 @@ func (o *op) learnServer(ctx context.Context) error {
 }
 
 // query narrows the zone read to what the operation covers.
+// readZone reads what the operation's scope covers: the zone, or the
+// RRsets at one name and, where the scope asks for them, at the names
+// above it (one filtered GET per name).
+func (o *op) readZone(ctx context.Context) (zonejson.Zone, error) {
+	z, err := o.srv.zone(ctx, o.zone, o.query())
+	if err != nil {
+		return z, fmt.Errorf("read zone: %w", err)
+	}
+	return o.readAncestors(ctx, z)
+}
+
+// readAncestors adds to z, a read of the operation's one name, the RRsets
+// at the names above it that the scope asks for.
+func (o *op) readAncestors(ctx context.Context, z zonejson.Zone) (zonejson.Zone, error) {
+	for _, name := range o.scope.ancestors {
+		above, err := o.srv.zone(ctx, o.zone, pdnsapi.ZoneQuery{RRsetName: name})
+		if err != nil {
+			return z, fmt.Errorf("read zone at %s: %w", name, err)
+		}
+		z.RRsets = append(slices.Clip(z.RRsets), above.RRsets...)
+	}
+	return z, nil
+}
+
+// widened reads what a scope widen changed adds to the read z, md of the
+// operation's one name: the names above it (z is as good as before), or
+// the whole zone.
+func (o *op) widened(ctx context.Context, z zonejson.Zone, md []powerdns.Metadata) (*observation, error) {
+	if o.scope.whole() {
+		return o.read(ctx)
+	}
+	z, err := o.readAncestors(ctx, z)
+	if err != nil {
+		return nil, err
+	}
+	return o.observe(z, md)
+}
+
+// widen makes the scope of an operation on one name cover what the
+// Occluded check needs once decision d shows it will write there: the
+// names above it, or the whole zone for an NS or DNAME below the apex,
+// which could hide data below it; creates only, since an update keeps data
+// checked when it was created. It reports whether the scope changed, and
+// so the operation must read again. A read that writes nothing stays one
+// name wide: a steady-state Apply pays for no check it does not need.
+func (o *op) widen(d decision) bool {
+	if o.scope.whole() || o.scope.typ != "" || len(o.scope.ancestors) > 0 {
+		return false
+	}
+	widened := false
+	for _, c := range d.plan.Changes {
+		// An update keeps data that was checked when it was created.
+		if c.Op != rrset.OpCreate || c.New.Name == o.zone {
+			continue
+		}
+		if c.New.Type == "NS" || c.New.Type == "DNAME" {
+			o.scope = readScope{}
+			return true
+		}
+		if !widened {
+			o.scope.ancestors = conflict.Ancestors(o.zone, o.scope.name)
+			widened = len(o.scope.ancestors) > 0
+		}
+	}
+	return widened
+}
+
 func (o *op) query() pdnsapi.ZoneQuery {
 	return pdnsapi.ZoneQuery{RRsetName: o.scope.name, RRsetType: o.scope.typ}
 }
@@ -177,11 +253,17 @@ func (o *op) run(ctx context.Context) error {
 	if o.expectsCreate() {
 		return o.errorf(o.lockedRun(ctx))
 	}
-	obs, err := o.read(ctx)
+	obs, z, md, err := o.readRaw(ctx)
 	if err != nil {
 		return o.errorf(err)
 	}
 	d := o.decide(obs)
+	if o.widen(d) {
+		if obs, err = o.widened(ctx, z, md); err != nil {
+			return o.errorf(err)
+		}
+		d = o.decide(obs)
+	}
 	if d.locking {
 		return o.errorf(o.lockedRun(ctx))
 	}
@@ -213,7 +295,15 @@ func (o *op) lockedRun(ctx context.Context) (err error) {
 	if err != nil {
 		return err
 	}
-	return o.write(ctx, obs, o.decide(obs))
+	d := o.decide(obs)
+	if o.widen(d) {
+		// Under the lock still: the wider read is as good as the first.
+		if obs, err = o.widened(ctx, z, md); err != nil {
+			return err
+		}
+		d = o.decide(obs)
+	}
+	return o.write(ctx, obs, d)
 }
 
 // write carries out a decision, then keeps the memory of the zone.

@@ -2,6 +2,7 @@ package reconcile
 
 import (
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/joeig/go-powerdns/v3"
@@ -43,13 +44,16 @@ type readScope struct {
 	name string
 	// typ narrows a read of one name to one type.
 	typ string
+	// ancestors are the names above name read with it, for the NS and
+	// DNAME that would hide a write at name (conflict.Occluded).
+	ancestors []string
 }
 
 func (s readScope) whole() bool { return s.name == "" }
 
 // covers reports whether a key is within what was read.
 func (s readScope) covers(k rrset.Key) bool {
-	return s.whole() || (k.Name == s.name && (s.typ == "" || k.Type == s.typ))
+	return s.whole() || (k.Name == s.name && (s.typ == "" || k.Type == s.typ)) || slices.Contains(s.ancestors, k.Name)
 }
 
 // observe turns a zone as PowerDNS answered it, and the zone's metadata when
