@@ -9,12 +9,14 @@ import (
 	"github.com/pdnskit/reconcile/rrset"
 )
 
-// Apply makes the zone hold rr as this writer's RRset, for controllers that
-// reconcile one object per RRset: with every check Sync makes (canonical
-// names and contents, conflict rules against all data at rr's name,
-// ownership, the refusal memory, isolation), reading only what it needs —
-// the RRsets at rr's name, through PowerDNS's rrset_name filter — and never
-// touching another key, at rr's name or elsewhere.
+// Apply makes the zone hold rr as this writer's RRset.
+//
+// It is for controllers that reconcile one object per RRset: it makes every
+// check Sync makes (canonical names and contents, conflict rules against all
+// data at rr's name, ownership, the refusal memory, isolation), reading only
+// what it needs — the RRsets at rr's name, through PowerDNS's rrset_name
+// filter — and never touching another key, at rr's name or elsewhere. The
+// Result is valid with an error (see Result).
 //
 // Cost: an RRset already as asked takes one request and no PATCH; an update
 // of the writer's own RRset a read and a PATCH (one more read where
@@ -58,6 +60,9 @@ func (r *Reconciler) Apply(ctx context.Context, zone string, rr rrset.RRset, opt
 // object of the writer is recorded as its owner: an object that lost the
 // RRset to another (a handover) does not delete it from under that one, and
 // has nothing left to remove.
+//
+// As for Sync and Apply, the Result is valid with an error: a controller
+// publishes ConditionFor(res, err) and requeues after res.RequeueAfter.
 func (r *Reconciler) Remove(ctx context.Context, zone string, key rrset.Key, opts ...RemoveOption) (res Result, err error) {
 	defer r.observed(OperationRemove, zone, time.Now(), &res, &err)
 	rc := newRemoveConfig(opts)

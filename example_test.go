@@ -92,6 +92,53 @@ func ExampleReconciler_Plan_powerDNS() {
 	// 2 changes still to make
 }
 
+// A per-object controller applies one object's RRset and publishes what
+// ConditionFor makes of the outcome; another writer's object asking for the
+// same RRset is told NotOwner, and the object's finalizer removes it.
+func ExampleReconciler_Apply_powerDNS() {
+	srv, zone, done, err := exampleZone("example.net.")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer done()
+	ctx := context.Background()
+	newWriter := func(writer string) *reconcile.Reconciler {
+		r, err := reconcile.New(srv.URL, reconcile.WithAPIKey(srv.APIKey), reconcile.WithManagedBy(writer))
+		if err != nil {
+			panic(err)
+		}
+		return r
+	}
+	dnsOperator, externalDNS := newWriter("dns-operator"), newWriter("external-dns")
+	show := func(who string, res reconcile.Result, err error) {
+		cond := reconcile.ConditionFor(res, err)
+		fmt.Printf("%s: programmed=%t reason=%s changes=%d\n", who, cond.Programmed, cond.Reason, len(res.Applied))
+	}
+
+	www, _ := rrset.New(zone, "www", "A", 300, "192.0.2.1")
+	res, err := dnsOperator.Apply(ctx, zone, www, reconcile.WithOwner("default/www"))
+	show("apply default/www", res, err)
+
+	res, err = externalDNS.Apply(ctx, zone, www)
+	show("apply by external-dns", res, err)
+
+	bad := rrset.RRset{Name: "www", Type: "A", TTL: 300, Records: []string{"not an address"}}
+	res, err = dnsOperator.Apply(ctx, zone, bad, reconcile.WithOwner("default/bad"))
+	show("apply default/bad", res, err)
+
+	res, err = dnsOperator.Remove(ctx, zone, www.Key(), reconcile.WithOwner("default/www"))
+	show("remove default/www", res, err)
+	res, err = dnsOperator.Remove(ctx, zone, www.Key(), reconcile.WithOwner("default/www"))
+	show("remove again", res, err)
+	// Output:
+	// apply default/www: programmed=true reason=Programmed changes=1
+	// apply by external-dns: programmed=false reason=NotOwner changes=0
+	// apply default/bad: programmed=false reason=InvalidInput changes=0
+	// remove default/www: programmed=true reason=Programmed changes=1
+	// remove again: programmed=true reason=Programmed changes=0
+}
+
 func printSync(writer string, res reconcile.Result, err error) {
 	cond := reconcile.ConditionFor(res, err)
 	if cond.Programmed {

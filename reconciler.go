@@ -12,23 +12,25 @@ import (
 	"github.com/pdnskit/reconcile/internal/pdnsapi"
 )
 
-// Reconciler writes RRsets into one PowerDNS server as one writer. It is
-// safe for concurrent use: operations on different zones run in parallel,
-// operations on one zone take turns (within this Reconciler; other
-// Reconcilers and other processes are kept apart by the zone lock in
-// PowerDNS, see lock.go).
+// Reconciler writes RRsets into one PowerDNS server as one writer.
 //
-// Every operation is made of the same three steps: read (what PowerDNS
-// holds, through the server type, which alone talks to PowerDNS), decide (a
-// pure function from the desired state, the read and what the Reconciler
-// remembers, to the changes to send), and write (the lock where a change
-// needs it, ownership claims, the PATCH, isolation of refusals).
+// It is safe for concurrent use: operations on different zones run in
+// parallel, operations on one zone take turns within a Reconciler, and
+// other Reconcilers and processes are kept apart by a lock the Reconciler
+// keeps in the zone's metadata in PowerDNS.
+//
+// Every operation is made of the same three steps: read what PowerDNS
+// holds, decide from the desired state, that read and what the Reconciler
+// remembers which changes to send, and write them (under the zone lock
+// where a change needs it, with ownership, in one PATCH, refusals isolated
+// to the RRsets that caused them).
 type Reconciler struct {
 	cfg    config
 	server *server
 
-	// instance names this Reconciler's metadata kinds (lock.go, ownership_claims.go);
-	// seq numbers them, so that every kind it creates is new.
+	// instance names this Reconciler's metadata kinds (the zone lock,
+	// ownership claims); seq numbers them, so that every kind it creates
+	// is new.
 	instance string
 	seq      atomic.Uint64
 

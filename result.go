@@ -11,6 +11,15 @@ import (
 )
 
 // Result is what one Sync, Apply or Remove did to a zone.
+//
+// A Result is valid alongside an error: it holds what was done before the
+// error (changes applied, blocked, refused) and RequeueAfter, which says
+// when to come back in either case. controller-runtime ignores the Result a
+// Reconcile returns with an error, so a controller publishes
+// ConditionFor(res, err) in its status and returns
+// ctrl.Result{RequeueAfter: res.RequeueAfter} with a nil error; returning
+// the error instead leaves the pace of retries to the workqueue's rate
+// limiter, which knows nothing of refusals that retrying cannot help.
 type Result struct {
 	// Zone is the zone's canonical name.
 	Zone string

@@ -8,8 +8,9 @@ import (
 	"github.com/pdnskit/reconcile/rrset"
 )
 
-// Sync makes zone hold the desired RRsets of this Reconciler's writer, for
-// writers that know every record they want in a zone:
+// Sync makes zone hold the desired RRsets of this Reconciler's writer.
+//
+// It is for writers that know every record they want in a zone:
 //
 //  1. it canonicalises desired (two spellings of one key with different
 //     data are an *InputError, and nothing is sent), then reads the zone
@@ -31,7 +32,8 @@ import (
 // owner of WithOwner). A nil error means every change was applied, blocked
 // or deferred on purpose; transport and server failures are errors
 // classified by package errors, and bad input is an *InputError.
-// Result.RequeueAfter says when to sync again.
+// Result.RequeueAfter says when to sync again; the Result is valid with an
+// error too (see Result for how a controller returns them).
 //
 // Sync returns when ctx ends, also while waiting for another operation of
 // the zone by this Reconciler or for a server that does not answer; a zone
