@@ -9,7 +9,10 @@
 //   - both publish the library's Programmed condition (status.go) and
 //     requeue when the library says, never through the rate limiter;
 //   - -adopt and -report serve a migration from a hand-written PowerDNS
-//     client (migrate.go).
+//     client (migrate.go);
+//   - what the library does to PowerDNS is counted (package
+//     github.com/pdnskit/reconcile/metrics) on the manager's metrics
+//     endpoint, next to controller-runtime's own metrics.
 //
 // It needs a Kubernetes API server with the two CRDs installed, and a
 // PowerDNS API (-pdns-url, key in PDNS_API_KEY). Its tests run the same
@@ -30,8 +33,10 @@ import (
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	"sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	pdnsreconcile "github.com/pdnskit/reconcile"
+	pdnsmetrics "github.com/pdnskit/reconcile/metrics"
 )
 
 // Writer is the writer the controller records as the owner of what it
@@ -55,7 +60,12 @@ func run() error {
 	if *pdnsURL == "" {
 		return errors.New("-pdns-url or PDNS_API_URL is required")
 	}
-	var opts []pdnsreconcile.Option
+	// The library's metrics go to the registry the manager serves.
+	m := pdnsmetrics.New()
+	if err := metrics.Registry.Register(m); err != nil {
+		return fmt.Errorf("register PowerDNS metrics: %w", err)
+	}
+	opts := []pdnsreconcile.Option{pdnsreconcile.WithObserver(m)}
 	if *adopt {
 		opts = append(opts, pdnsreconcile.WithAdoption())
 	}
