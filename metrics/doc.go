@@ -39,8 +39,9 @@
 // The outcome families (changes, blocked, refused, deferred, postponed)
 // count what each Sync, Apply and Remove reports, every time it reports
 // it: an RRset that stays blocked, refused or deferred is counted by every
-// operation that finds it so, so a rate above zero means something is still
-// stuck. Plan writes nothing and reports what a Sync would do, so it counts
+// operation that finds it so (a refused change that is not sent again,
+// reconcile.Refusal's Remembered, too), so a rate above zero means something
+// is still stuck. Plan writes nothing and reports what a Sync would do, so it counts
 // only in the request and operation families; counting its Result would
 // count every planned change twice once the Sync runs. Verify, EnsureZone
 // and DeleteZone report no changes.

@@ -12,7 +12,7 @@ import (
 
 // Metrics counts what the Reconcilers it is given to do. It is a
 // prometheus.Collector and a reconcile.Observer, safe for concurrent use;
-// make one with New.
+// make one with New (one not made by New counts and collects nothing).
 type Metrics struct {
 	requests          *prometheus.CounterVec
 	requestDuration   *prometheus.HistogramVec
@@ -202,8 +202,8 @@ func (m *Metrics) outcome(res reconcile.Result) {
 }
 
 // refusedReason is the reason a refused change is counted under: that of
-// its first problem, as PowerDNS lists the problems of one change with the
-// one that decided it first, or Unknown.
+// its first problem, so that a change counts once however many problems
+// PowerDNS found in it, or Unknown when it has none.
 func refusedReason(r reconcile.Refusal) pdnserrors.Reason {
 	if len(r.Problems) == 0 || r.Problems[0].Reason == "" {
 		return pdnserrors.Unknown
