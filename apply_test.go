@@ -510,3 +510,55 @@ func TestApplyOccluded(t *testing.T) {
 		assert.Equal(t, reads, rec.counts.Total()-before, "a steady-state Apply reads its one name")
 	})
 }
+
+// TestBlockedCreateRetry: a create that another writer's data blocks is
+// decided from a read, without the zone lock, on every retry: one request
+// (two where ownership lives in zone metadata), no POST.
+func TestBlockedCreateRetry(t *testing.T) {
+	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
+		t.Parallel()
+		ctx := pdnstest.Context(t)
+		zone := srv.NewZone(t)
+		w, rec := newWriter(t, srv, "dns-operator")
+		other, _ := newWriter(t, srv, "external-dns")
+		reads := 1
+		if srv.Backend == pdnstest.LMDB && !srv.AtLeast(5, 1) {
+			reads++
+		}
+
+		// w has read api: a key there it has not seen is one it expects to
+		// create, under the lock taken before the read.
+		txt := pdnstest.MustRRset(t, zone, "api", "TXT", 300, `"v=1"`)
+		_, err := w.Apply(ctx, zone, txt)
+		require.NoError(t, err)
+		_, err = w.Remove(ctx, zone, txt.Key())
+		require.NoError(t, err)
+		_, err = other.Apply(ctx, zone, pdnstest.MustRRset(t, zone, "api", "A", 300, "192.0.2.1"))
+		require.NoError(t, err)
+
+		cname := pdnstest.MustRRset(t, zone, "api", "CNAME", 300, "www."+zone)
+		rec.counts.Reset()
+		res, err := w.Apply(ctx, zone, cname)
+		require.NoError(t, err)
+		require.Len(t, res.Blocked, 1)
+		assert.Positive(t, rec.counts.Method(http.MethodPost), "the first attempt expected a create")
+
+		for range 3 {
+			rec.counts.Reset()
+			res, err = w.Apply(ctx, zone, cname)
+			require.NoError(t, err)
+			require.Len(t, res.Blocked, 1)
+			assert.Equal(t, reads, res.Requests, "a blocked create, retried")
+			assert.Zero(t, rec.counts.Method(http.MethodPost), "no lock")
+		}
+
+		// Once the other writer's data goes, the create goes through.
+		_, err = other.Remove(ctx, zone, rrset.Key{Name: "api." + zone, Type: "A"})
+		require.NoError(t, err)
+		res, err = w.Apply(ctx, zone, cname)
+		require.NoError(t, err)
+		assert.Empty(t, res.Blocked)
+		require.Len(t, res.Applied, 1)
+		assert.Equal(t, []string{"www." + zone}, liveContents(t, srv, zone, "api."+zone, "CNAME"))
+	})
+}

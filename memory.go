@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/pdnskit/reconcile/backoff"
+	"github.com/pdnskit/reconcile/conflict"
 	"github.com/pdnskit/reconcile/rrset"
 )
 
@@ -32,6 +33,10 @@ type zoneMemory struct {
 	known  map[uint64]struct{}
 	looked map[uint64]struct{}
 	whole  bool
+	// blocked holds the keys (hashed) whose last write was blocked before
+	// PowerDNS saw it: their next attempt reads first, since a read alone
+	// decides a block, and takes the lock only if the block is gone.
+	blocked map[uint64]struct{}
 }
 
 func newZoneMemory(cfg config) *zoneMemory {
@@ -48,6 +53,7 @@ func (m *zoneMemory) reset(cfg config) {
 	m.known = make(map[uint64]struct{})
 	m.looked = make(map[uint64]struct{})
 	m.whole = false
+	m.blocked = make(map[uint64]struct{})
 }
 
 // keyHash hashes a key for the known set; nameHash a name for the looked
@@ -108,13 +114,31 @@ func (m *zoneMemory) learn(applied []rrset.Change) {
 	}
 }
 
+// sawBlocked records which keys of desired a decision blocked, and that
+// the others were not.
+func (m *zoneMemory) sawBlocked(desired *rrset.Set, blocked []conflict.Conflict) {
+	if len(m.blocked) > 0 && desired != nil {
+		for rr := range desired.Unordered() {
+			delete(m.blocked, keyHash(rr.Key()))
+		}
+	}
+	for _, c := range blocked {
+		m.blocked[keyHash(c.Key)] = struct{}{}
+	}
+}
+
 // knownAbsent reports whether a key of desired was absent when the
 // Reconciler last read where it would be, and not written since. A key at a
 // name it never read is not known absent: after a restart most of what a
-// controller applies is there already.
+// controller applies is there already; nor is a key whose last write was
+// blocked.
 func (m *zoneMemory) knownAbsent(desired *rrset.Set) bool {
 	for rr := range desired.Unordered() {
-		if _, ok := m.known[keyHash(rr.Key())]; ok {
+		h := keyHash(rr.Key())
+		if _, ok := m.known[h]; ok {
+			continue
+		}
+		if _, ok := m.blocked[h]; ok {
 			continue
 		}
 		if _, ok := m.looked[nameHash(rr.Name)]; m.whole || ok {

@@ -242,6 +242,9 @@ func (r recallOf) refused(c rrset.Change, live *rrset.Set) ([]pdnserrors.Problem
 // report puts a decision into the Result.
 func (o *op) report(d decision) {
 	o.res.Blocked, o.res.Deferred, o.res.Refused, o.res.Handovers = d.blocked, d.deferred, d.refused, d.handovers
+	if o.gate.writes {
+		o.mem.sawBlocked(o.in.desired, d.blocked)
+	}
 }
 
 // run is the operation after its turn: read, decide, write — under the zone
