@@ -47,15 +47,25 @@ type killSwitch struct {
 	nth     int // for beforePatch
 	patches int
 	armed   bool
-	killed  chan struct{}
+	// met: a Sync reached the moment since the last arm.
+	met    bool
+	killed chan struct{}
 }
 
 // arm makes the next Sync kill the server at moment.
 func (k *killSwitch) arm(moment killMoment, nth int) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	k.moment, k.nth, k.patches, k.armed = moment, nth, 0, true
+	k.moment, k.nth, k.patches, k.armed, k.met = moment, nth, 0, true, false
 	k.killed = make(chan struct{})
+}
+
+// reached reports whether a Sync reached the moment since the last arm:
+// the server was killed, or (patchInFlight) is being killed.
+func (k *killSwitch) reached() bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.met
 }
 
 // fire kills the server once per arm.
@@ -87,6 +97,9 @@ func (k *killSwitch) RoundTrip(req *http.Request) (*http.Response, error) {
 		k.patches++
 	}
 	nth := k.patches == k.nth
+	if armed && isPatch && (moment == beforePatch && nth || moment == patchInFlight) {
+		k.met = true
+	}
 	k.mu.Unlock()
 
 	if armed && isPatch {
@@ -109,6 +122,9 @@ func (k *killSwitch) RoundTrip(req *http.Request) (*http.Response, error) {
 		if readErr != nil {
 			return nil, readErr
 		}
+		k.mu.Lock()
+		k.met = true
+		k.mu.Unlock()
 		k.fire()
 	}
 	return resp, err
@@ -228,6 +244,29 @@ func requireRetryable(t *testing.T, srv *pdnstest.Server, err error) {
 	assert.True(t, pdnserrors.IsRetryable(err), "retryable: %v", err)
 }
 
+// syncKilled syncs want with k armed at moment (nth for beforePatch) and
+// returns the Sync the server was killed under, which is the one judged.
+// A Sync that gave up on transient failures before it reached the moment
+// (the server's own 5xx) left it unmet: it is requeued, as a controller
+// would, with k armed again, so that the moment is the requeued Sync's
+// own (its nth PATCH). The Result's Applied also holds what the Syncs
+// before it applied, which the zone holds too.
+func syncKilled(ctx context.Context, t *testing.T, w *reconcile.Reconciler, k *killSwitch, moment killMoment, nth int, zone string, want []rrset.RRset) (reconcile.Result, error) {
+	t.Helper()
+	var applied []rrset.Change
+	for i := 0; ; i++ {
+		k.arm(moment, nth)
+		res, err := w.Sync(ctx, zone, want)
+		if k.reached() || !pdnserrors.IsRetryable(err) || i == requeues {
+			res.Applied = append(applied, res.Applied...)
+			require.True(t, k.reached(), "the Sync reached the moment of the kill (requeued %d times): %v", i, err)
+			return res, err
+		}
+		applied = append(applied, res.Applied...)
+		t.Logf("requeued before the kill: %v", err)
+	}
+}
+
 func killBeforePatch(t *testing.T, srv *pdnstest.Server, store reconcile.OwnershipStore) {
 	ctx := pdnstest.Context(t)
 	zone := srv.NewZone(t)
@@ -236,8 +275,7 @@ func killBeforePatch(t *testing.T, srv *pdnstest.Server, store reconcile.Ownersh
 	syncRequeued(ctx, t, w, zone, before)
 	initial := readState(t, srv, zone)
 
-	k.arm(beforePatch, 1)
-	_, syncErr := w.Sync(ctx, zone, after)
+	_, syncErr := syncKilled(ctx, t, w, k, beforePatch, 1, zone, after)
 	requireRetryable(t, srv, syncErr)
 	took := restart(t, srv)
 	assert.Equal(t, initial, readState(t, srv, zone), "nothing of the PATCH was written")
@@ -248,12 +286,10 @@ func killBeforePatch(t *testing.T, srv *pdnstest.Server, store reconcile.Ownersh
 	// left it ignores its own lock kinds and goes on; after it wrote, the
 	// other replica finds nothing to write, which needs no lock.
 	other := writer(t, srv, srv.URL, "external-dns", reconcile.WithOwnershipStore(store), reconcile.WithDeletionGate(1, 0), reconcile.WithDeleteGuard(1, 0))
-	res, err := other.Sync(ctx, zone, after)
-	require.NoError(t, err)
+	res := syncRequeued(ctx, t, other, zone, after)
 	postponed := len(res.Postponed) > 0
 	patches := converge(t, srv, w, zone, after, dropped)
-	res, err = other.Sync(ctx, zone, after)
-	require.NoError(t, err)
+	res = syncRequeued(ctx, t, other, zone, after)
 	assert.Empty(t, res.Postponed, "nothing left to write, so no lock to wait for")
 	assert.Empty(t, res.Applied)
 
@@ -272,10 +308,8 @@ func killAfterRead(t *testing.T, srv *pdnstest.Server) {
 	syncRequeued(ctx, t, w, zone, before)
 	initial := readState(t, srv, zone)
 
-	k.arm(afterZoneRead, 0)
-	_, err := w.Sync(ctx, zone, after)
-	syncErr := err
-	requireRetryable(t, srv, err)
+	_, syncErr := syncKilled(ctx, t, w, k, afterZoneRead, 0, zone, after)
+	requireRetryable(t, srv, syncErr)
 	took := restart(t, srv)
 	assert.Equal(t, initial, readState(t, srv, zone), "nothing written")
 	patches := converge(t, srv, w, zone, after, dropped)
@@ -302,8 +336,7 @@ func killInFlight(t *testing.T, srv *pdnstest.Server) {
 	after = append(after, created...)
 	dropped := before[3:]
 
-	k.arm(patchInFlight, 0)
-	res, syncErr := w.Sync(ctx, zone, after)
+	res, syncErr := syncKilled(ctx, t, w, k, patchInFlight, 0, zone, after)
 	k.wait()
 	if syncErr != nil {
 		requireRetryable(t, srv, syncErr)
@@ -345,8 +378,7 @@ func killSplit(t *testing.T, srv *pdnstest.Server) {
 	for i := range 300 {
 		want = append(want, pdnstest.MustRRset(t, zone, fmt.Sprintf("n%03d", i), "TXT", 300, fmt.Sprintf(`"record number %d"`, i)))
 	}
-	k.arm(beforePatch, 4)
-	res, syncErr := w.Sync(ctx, zone, want)
+	res, syncErr := syncKilled(ctx, t, w, k, beforePatch, 4, zone, want)
 	requireRetryable(t, srv, syncErr)
 	require.Equal(t, 4, res.Patches, "the Sync stopped at its 4th PATCH")
 	took := restart(t, srv)
@@ -368,8 +400,7 @@ func killSplit(t *testing.T, srv *pdnstest.Server) {
 	require.NotZero(t, held)
 	require.Less(t, held, len(want))
 
-	res2, err := w.Sync(ctx, zone, want)
-	require.NoError(t, err)
+	res2 := syncRequeued(ctx, t, w, zone, want)
 	assert.Len(t, res2.Applied, len(want)-held, "the next Sync sends only what is missing")
 	assert.True(t, readState(t, srv, zone).holds(want))
 	reliability.Record(t, reliability.Outcome{
