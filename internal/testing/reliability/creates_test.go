@@ -77,14 +77,21 @@ func createsRace(t *testing.T, srv *pdnstest.Server, store reconcile.OwnershipSt
 				}
 				// A write postponed for the other's lock, or given up on
 				// transient failures, is tried again, as a controller
-				// requeues it.
+				// requeues it. The round is judged on where the tries
+				// end, with what every try applied or had refused: one
+				// that wrote and then gave up has nothing left to apply
+				// when tried again.
+				var applied []rrset.Change
+				var refused []reconcile.Refusal
 				for try := 0; try < 20; try++ {
 					res, err := w.Apply(ctx, zone, want[i])
+					applied, refused = append(applied, res.Applied...), append(refused, res.Refused...)
 					if err != nil && !pdnserrors.IsRetryable(err) {
 						assert.NoError(t, err, "round %d: %s", round, names[i])
 						return
 					}
 					if err == nil && len(res.Postponed) == 0 {
+						res.Applied, res.Refused = applied, refused
 						results[i] = res
 						return
 					}

@@ -28,9 +28,20 @@ func TestLoadSmoke(t *testing.T) {
 				Prefix: fmt.Sprintf("smoke%d-", time.Now().UnixNano()),
 			})
 			require.NoError(t, err)
-			assert.Equal(t, 3, res.Patches, "one PATCH per zone")
-			assert.Equal(t, 1, res.Passes, "the second pass finds nothing to change")
-			assert.Zero(t, res.ResyncPatches, "a resync writes nothing")
+			// A Sync that gave up on transient failures (4.7.3 on
+			// gsqlite3 under load: 500 "database is locked") is requeued
+			// by the next pass, which then writes its zone; a pass that
+			// only requeued changed nothing but is not quiet, so the
+			// passes after the first are judged by what they wrote (Load
+			// fails when they never settle).
+			if res.Requeued == 0 {
+				assert.Equal(t, 3, res.Patches, "one PATCH per zone")
+				assert.Zero(t, res.ResyncPatches, "a resync writes nothing")
+			} else {
+				t.Logf("%d Sync(s) of the first pass requeued; %d PATCH(es) in it, %d after", res.Requeued, res.Patches, res.ResyncPatches)
+				assert.LessOrEqual(t, res.Patches, 3, "at most one PATCH per zone")
+				assert.GreaterOrEqual(t, res.Patches+res.ResyncPatches, 3, "every zone written")
+			}
 			assert.Equal(t, 3, res.Verified)
 			assert.Zero(t, res.Violations, "%v", res.Examples)
 			assert.NotZero(t, res.PeakHeap)
