@@ -52,9 +52,11 @@ type proxyCase struct {
 	err errClass
 	// is checks the error further.
 	is func(error) bool
-	// attempts is the exact count of counted requests; slack allows that
-	// many more (net/http replays an idempotent request once when a
-	// reused connection fails).
+	// attempts is the count of counted requests a Sync makes; slack
+	// allows that many more (net/http replays an idempotent request once
+	// when a reused connection fails), and so does each of PowerDNS's own
+	// 5xx. When the Sync is requeued, each Sync is held to that bound and
+	// the run to making attempts at least (see syncFaulted).
 	attempts, slack int
 	zone            zoneWant
 	// refused: PowerDNS's answer refused every change (a 422).
