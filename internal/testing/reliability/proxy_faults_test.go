@@ -296,6 +296,33 @@ func (r faultedRun) endsAs(want errClass, zone zoneWant) bool {
 	return r.requeued() > 0 && want == errRetryable && zone == zoneConverged && got == errNone
 }
 
+// TestFaultedRunEndsAs: the rule a requeued faulted Sync is judged by.
+func TestFaultedRunEndsAs(t *testing.T) {
+	retryable, permanent := pdnserrors.Parse(502, nil), pdnserrors.Parse(401, nil)
+	for _, c := range []struct {
+		name     string
+		requeued int
+		err      error
+		want     errClass
+		zone     zoneWant
+		ok       bool
+	}{
+		{"one Sync, the expected retryable error", 0, retryable, errRetryable, zoneConverged, true},
+		{"one Sync, no error where a retryable one is expected", 0, nil, errRetryable, zoneConverged, false},
+		{"requeued, then converged with no error: the PATCH was committed", 1, nil, errRetryable, zoneConverged, true},
+		{"requeued, still the expected retryable error", 2, retryable, errRetryable, zoneConverged, true},
+		{"requeued, no error where the zone must stay unchanged", 1, nil, errRetryable, zoneUnchanged, false},
+		{"requeued, no error where a permanent one is expected", 1, nil, errPermanent, zoneUnchanged, false},
+		{"requeued, a permanent error where a retryable one is expected", 1, permanent, errRetryable, zoneConverged, false},
+		{"requeued, a retryable error where none is expected", 1, retryable, errNone, zoneConverged, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			run := faultedRun{ctx: context.Background(), err: c.err, syncs: make([]faultedSync, c.requeued+1)}
+			assert.Equal(t, c.ok, run.endsAs(c.want, c.zone))
+		})
+	}
+}
+
 // count counts the Sync's requests of method to path, and among them those
 // PowerDNS itself answered 5xx.
 func (s faultedSync) count(method string, path *regexp.Regexp) (n, ownErrors int) {
