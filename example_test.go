@@ -139,6 +139,50 @@ func ExampleReconciler_Apply_powerDNS() {
 	// remove again: programmed=true reason=Programmed changes=0
 }
 
+// Verify asks the server over DNS whether it serves what was written: a
+// check for a controller's status, or for an operator after a migration.
+func ExampleReconciler_Verify_powerDNS() {
+	srv, zone, done, err := exampleZone("example.edu.")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer done()
+	ctx := context.Background()
+
+	r, err := reconcile.New(srv.URL,
+		reconcile.WithAPIKey(srv.APIKey),
+		reconcile.WithManagedBy("zonesync"),
+		reconcile.WithDNSAddr(srv.DNSAddr)) // where the server answers DNS
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	www, _ := rrset.New(zone, "www", "A", 300, "192.0.2.1")
+	if _, err := r.Sync(ctx, zone, []rrset.RRset{www}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	res, err := r.Verify(ctx, zone, []rrset.RRset{www})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("checked %d, drift %d, pending %d\n", res.Checked, len(res.Drift), len(res.Pending))
+
+	// What is not served is drift, unless it may only be cached.
+	gone, _ := rrset.New(zone, "old", "A", 300, "192.0.2.9")
+	res, err = r.Verify(ctx, zone, []rrset.RRset{gone})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("checked %d, drift %d, pending %d\n", res.Checked, len(res.Drift), len(res.Pending))
+	// Output:
+	// checked 1, drift 0, pending 0
+	// checked 1, drift 1, pending 0
+}
+
 func printSync(writer string, res reconcile.Result, err error) {
 	cond := reconcile.ConditionFor(res, err)
 	if cond.Programmed {
