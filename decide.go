@@ -124,6 +124,10 @@ func decide(in intent, obs *observation, ru rules, rec recall) decision {
 	desired := withLiveSerial(in.desired, obs)
 	plan := rrset.Diff(desired, live, ru.writer)
 	var d decision
+	if in.keys == nil {
+		apex := live.Zone()
+		plan.Changes = slices.DeleteFunc(plan.Changes, func(c rrset.Change) bool { return isApexFrame(apex, c) })
+	}
 	if in.keys != nil {
 		plan.Changes = slices.DeleteFunc(plan.Changes, func(c rrset.Change) bool {
 			return !in.inScope(c.Key()) || in.othersOwn(c)
@@ -169,6 +173,13 @@ func decide(in intent, obs *observation, ru rules, rec recall) decision {
 		}
 	}
 	return d
+}
+
+// isApexFrame reports a delete of the apex SOA or NS, which a Sync never
+// makes: a zone without them is broken, not emptied (DeleteZone removes a
+// zone), and a writer holds them when EnsureZone created its zone.
+func isApexFrame(apex string, c rrset.Change) bool {
+	return c.Op == rrset.OpDelete && c.Old.Name == apex && (c.Old.Type == "SOA" || c.Old.Type == "NS")
 }
 
 // explicitDeletes returns the deletes of an operation that asks for its

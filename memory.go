@@ -37,6 +37,8 @@ type zoneMemory struct {
 	// PowerDNS saw it: their next attempt reads first, since a read alone
 	// decides a block, and takes the lock only if the block is gone.
 	blocked map[uint64]struct{}
+	// memo is what the last Sync found when it had nothing to do, or nil.
+	memo *syncMemo
 }
 
 func newZoneMemory(cfg config) *zoneMemory {
@@ -54,6 +56,7 @@ func (m *zoneMemory) reset(cfg config) {
 	m.looked = make(map[uint64]struct{})
 	m.whole = false
 	m.blocked = make(map[uint64]struct{})
+	m.memo = nil
 }
 
 // keyHash hashes a key for the known set; nameHash a name for the looked

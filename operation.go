@@ -253,6 +253,12 @@ func (o *op) report(d decision) {
 // the lock first and reads under it; otherwise it reads first, and takes the
 // lock and reads again only if the decision needs it.
 func (o *op) run(ctx context.Context) error {
+	memo := o.mem.memo
+	o.mem.memo = nil // kept only by a Sync that finds nothing to do
+	if o.unchangedSince(ctx, memo) {
+		o.mem.memo = memo
+		return nil
+	}
 	if o.expectsCreate() {
 		return o.errorf(o.lockedRun(ctx))
 	}
@@ -270,7 +276,42 @@ func (o *op) run(ctx context.Context) error {
 	if d.locking {
 		return o.errorf(o.lockedRun(ctx))
 	}
-	return o.errorf(o.write(ctx, obs, d))
+	if err := o.write(ctx, obs, d); err != nil {
+		return o.errorf(err)
+	}
+	o.keepMemo(z, d)
+	return nil
+}
+
+// memoable reports whether the operation is a Sync whose outcome a memo
+// may stand for: it writes, reads the whole zone, and deletes only through
+// the deletion policy, without ForceDeletes.
+func (o *op) memoable() bool {
+	return o.gate.writes && o.scope.whole() && o.in.keys == nil && o.in.deletes == deleteGated && !o.in.force
+}
+
+// unchangedSince reports whether memo, what the last Sync found, still holds
+// for this one: the same RRsets asked for, the zone's serial where it was,
+// and the whole read recent enough (WithFullRead). It costs one request,
+// the zone without its RRsets; a failed request only means a full read.
+func (o *op) unchangedSince(ctx context.Context, memo *syncMemo) bool {
+	if memo == nil || !o.memoable() || o.r.cfg.clock.Now().Sub(memo.read) >= o.r.cfg.fullRead ||
+		desiredHash(o.in.desired) != memo.desired {
+		return false
+	}
+	z, err := o.srv.zone(ctx, o.zone, pdnsapi.ZoneQuery{NoRRsets: true})
+	return err == nil && z.Serial == memo.serial && serialMovesOnWrite(z.SOAEditAPI)
+}
+
+// keepMemo keeps what a Sync that read the whole zone z found, when it
+// found nothing to do and the zone's serial moves with every write.
+func (o *op) keepMemo(z zonejson.Zone, d decision) {
+	nothing := len(d.plan.Changes)+len(d.blocked)+len(d.deferred)+len(d.refused)+len(d.handovers) == 0
+	if !nothing || !o.memoable() || o.store != OwnershipComments || o.r.cfg.fullRead <= 0 ||
+		!serialMovesOnWrite(z.SOAEditAPI) || z.Serial == 0 {
+		return
+	}
+	o.mem.memo = &syncMemo{desired: desiredHash(o.in.desired), serial: z.Serial, read: o.r.cfg.clock.Now()}
 }
 
 // lockedRun takes the zone lock, reads under it and decides on that read:

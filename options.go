@@ -34,6 +34,12 @@ const (
 	// unless the sync is forced (ForceDeletes).
 	DefaultDeleteGuardFraction = 0.30
 	DefaultDeleteGuardMin      = 10
+	// DefaultFullRead is how long a Sync with nothing to do may go on
+	// deciding from its last whole read of a zone, while the zone's serial
+	// stays where it was: as long as DefaultResync, so that an edit that
+	// keeps the serial (made in the database, not through the API) is found
+	// as soon as a Sync at the resync pace would have found it before.
+	DefaultFullRead = 10 * time.Minute
 	// DefaultResync is RequeueAfter when everything is in sync: a record
 	// deleted behind the controller's back is restored within it.
 	DefaultResync = 10 * time.Minute
@@ -86,6 +92,8 @@ type config struct {
 	requeue []backoff.RequeueOption
 	resync  time.Duration
 
+	fullRead time.Duration
+
 	deleteChecks  int
 	deleteSpan    time.Duration
 	guardFraction float64
@@ -110,6 +118,7 @@ func defaultConfig() config {
 		logger:        slog.New(slog.DiscardHandler),
 		clock:         backoff.SystemClock,
 		resync:        DefaultResync,
+		fullRead:      DefaultFullRead,
 		deleteChecks:  DefaultDeleteChecks,
 		deleteSpan:    DefaultDeleteSpan,
 		guardFraction: DefaultDeleteGuardFraction,
@@ -169,6 +178,17 @@ func WithRequeue(opts ...backoff.RequeueOption) Option {
 // deleted behind the controller's back is restored without waiting for
 // the controller's own resync period. 0 turns it off (RequeueAfter 0).
 func WithResync(d time.Duration) Option { return func(c *config) { c.resync = d } }
+
+// WithFullRead sets how long a Sync that finds nothing to do may decide the
+// next Syncs of the zone from that read, without reading the RRsets again,
+// while the zone's serial stays where it was (DefaultFullRead). It applies
+// where PowerDNS raises the serial on every API write (SOA-EDIT-API DEFAULT
+// or INCREASE, the default of zones created through the API) and ownership
+// lives in RRset comments; elsewhere every Sync reads the whole zone. A
+// change through the API by any client moves the serial and is found by the
+// next Sync; an edit in the database that keeps the serial is found by the
+// first Sync after d. 0 reads the whole zone on every Sync.
+func WithFullRead(d time.Duration) Option { return func(c *config) { c.fullRead = d } }
 
 // WithDeletionGate sets how long an RRset of the writer's must be absent
 // from the desired state before Sync deletes it: on checks consecutive
@@ -277,6 +297,8 @@ func (c *config) validate() error {
 		return &ConfigError{Option: "WithOwnershipStore", Reason: c.ownership.String() + " is not a store"}
 	case c.lockWait < 0:
 		return &ConfigError{Option: "WithLockWait", Reason: "must not be negative"}
+	case c.fullRead < 0:
+		return &ConfigError{Option: "WithFullRead", Reason: "must not be negative"}
 	case c.resync < 0:
 		return &ConfigError{Option: "WithResync", Reason: "must not be negative"}
 	case c.logger == nil:

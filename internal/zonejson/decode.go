@@ -34,6 +34,9 @@ type Zone struct {
 	// through the API (rrset.SOASerialRewritten).
 	SOAEditAPI string `json:"soa_edit_api"`
 	SOAEdit    string `json:"soa_edit"`
+	// Serial is the zone's SOA serial as PowerDNS reports it with the
+	// zone's properties, also in a read without RRsets.
+	Serial uint32 `json:"serial"`
 }
 
 // RRset is one RRset of a zone.

@@ -1,0 +1,98 @@
+package reconcile_test
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pdnskit/reconcile"
+	"github.com/pdnskit/reconcile/pdnstest"
+	"github.com/pdnskit/reconcile/rrset"
+)
+
+// queryCounter counts the requests whose query holds query.
+type queryCounter struct {
+	base  http.RoundTripper
+	query string
+	n     atomic.Int64
+}
+
+func (c *queryCounter) RoundTrip(req *http.Request) (*http.Response, error) {
+	if strings.Contains(req.URL.RawQuery, c.query) {
+		c.n.Add(1)
+	}
+	return c.base.RoundTrip(req)
+}
+
+// TestNoOpSyncReadsTheSerial: where PowerDNS raises the serial on every API
+// write and ownership lives in comments, a Sync with nothing to do after
+// one that read the whole zone and found nothing to do asks for the zone
+// without its RRsets, one request; a change through the API by another
+// writer, or a change of what the Sync asks for, brings the full read back.
+func TestNoOpSyncReadsTheSerial(t *testing.T) {
+	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
+		t.Parallel()
+		ctx := pdnstest.Context(t)
+		zone := "memo-" + srv.NewZone(t)
+		serialReads := &queryCounter{base: http.DefaultTransport, query: "rrsets=false"}
+		w, _ := newWriter(t, srv, "zonesync", reconcile.WithHTTPClient(&http.Client{Transport: serialReads, Timeout: 30 * time.Second}))
+		other, _ := newWriter(t, srv, "external-dns")
+		_, err := w.EnsureZone(ctx, zone, reconcile.ZoneSpec{Nameservers: []string{"ns1.example.net."}, SOAEditAPI: "DEFAULT"})
+		require.NoError(t, err)
+		t.Cleanup(func() { _ = w.DeleteZone(pdnstest.Context(t), zone, reconcile.ForceDeleteZone()) })
+		memo := !(srv.Backend == pdnstest.LMDB && !srv.AtLeast(5, 1)) // comments hold ownership
+
+		var desired []rrset.RRset
+		for i := range 20 {
+			desired = append(desired, pdnstest.MustRRset(t, zone, fmt.Sprintf("h%02d", i), "A", 300, "192.0.2.1"))
+		}
+		res, err := w.Sync(ctx, zone, desired)
+		require.NoError(t, err)
+		require.Len(t, res.Applied, 20)
+		full, err := w.Sync(ctx, zone, desired)
+		require.NoError(t, err)
+		require.Empty(t, full.Applied)
+
+		res, err = w.Sync(ctx, zone, desired)
+		require.NoError(t, err)
+		assert.Empty(t, res.Applied)
+		if memo {
+			assert.Equal(t, 1, res.Requests, "the serial alone")
+			assert.Equal(t, int64(1), serialReads.n.Load(), "the zone without its RRsets")
+		} else {
+			assert.Equal(t, full.Requests, res.Requests, "claims in metadata move no serial: a full read")
+			assert.Zero(t, serialReads.n.Load())
+		}
+
+		_, err = other.Apply(ctx, zone, pdnstest.MustRRset(t, zone, "h00", "TXT", 300, `"theirs"`))
+		require.NoError(t, err)
+		res, err = w.Sync(ctx, zone, desired)
+		require.NoError(t, err)
+		live, err := w.Live(ctx, zone)
+		require.NoError(t, err)
+		assert.Len(t, live, 20+3, "the other writer's TXT is seen and kept")
+		if memo {
+			assert.Equal(t, 1+full.Requests, res.Requests, "the serial moved: a full read after it")
+		}
+
+		res, err = w.Sync(ctx, zone, desired[:19])
+		require.NoError(t, err)
+		require.Len(t, res.Deferred, 1, "another desired state is decided on a full read")
+		assert.Equal(t, "h19."+zone, res.Deferred[0].RRset.Name, "never the apex SOA or NS the writer holds")
+
+		everyTime := &queryCounter{base: http.DefaultTransport, query: "rrsets=false"}
+		fresh, _ := newWriter(t, srv, "zonesync", reconcile.WithFullRead(0),
+			reconcile.WithHTTPClient(&http.Client{Transport: everyTime, Timeout: 30 * time.Second}))
+		for range 3 {
+			_, err = fresh.Sync(ctx, zone, desired)
+			require.NoError(t, err)
+		}
+		assert.Zero(t, everyTime.n.Load(), "WithFullRead(0): every Sync reads the zone whole")
+	})
+}
