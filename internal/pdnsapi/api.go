@@ -185,3 +185,16 @@ func (c *Client) ZoneInfo(ctx context.Context, zone string, q ZoneQuery) (*power
 	}
 	return z, nil
 }
+
+// ChangeZone changes the properties of zone that z sets (PUT /zones/{id}):
+// kind, account, catalog, SOA-EDIT-API, masters, ...; a property z leaves
+// nil is left as it is. z's name and id are ignored.
+func (c *Client) ChangeZone(ctx context.Context, zone string, z powerdns.Zone) error {
+	id, err := zoneID(zone)
+	if err != nil {
+		return err
+	}
+	return Call(ctx, func(ctx context.Context) error {
+		return c.Zones.Change(ctx, id, &z)
+	})
+}
