@@ -351,9 +351,11 @@ type syncConfig struct {
 	owner        string
 }
 
-// objectConfig is what one Apply or Remove is told.
+// objectConfig is what one Apply, Remove or EnsureZone is told.
 type objectConfig struct {
 	owner string
+	// updateZone and updateKind are UpdateZone and UpdateZoneKind.
+	updateZone, updateKind bool
 }
 
 // syncFlag is a SyncOption that only a Sync or a Plan honours.

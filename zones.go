@@ -2,6 +2,7 @@ package reconcile
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -38,6 +39,9 @@ type ZoneSpec struct {
 	Masters []string
 	// Account is PowerDNS's free-form account of the zone.
 	Account string
+	// Catalog is the producer zone whose catalog lists this zone
+	// (PowerDNS 5.0 or later).
+	Catalog string
 }
 
 // ZoneResult is what EnsureZone found or did.
@@ -46,10 +50,13 @@ type ZoneResult struct {
 	Zone string
 	// Created is true when EnsureZone created the zone.
 	Created bool
-	// Differences lists where an existing zone differs from the spec: they
-	// are reported, never changed, since changing a live zone's kind or
-	// signing is for an operator to decide.
+	// Differences lists where an existing zone still differs from the
+	// spec. Without UpdateZone they are only reported; with it, what
+	// remains is what it does not change (signing, kind without
+	// UpdateZoneKind, nameservers another writer or object holds).
 	Differences []ZoneDifference
+	// Changed lists the properties UpdateZone changed, each now its Want.
+	Changed []ZoneDifference
 	// Requests counts the API calls made.
 	Requests int
 }
@@ -66,8 +73,10 @@ func (d ZoneDifference) String() string {
 
 // EnsureZone makes sure zone exists, creating it from spec when it does not.
 // It is idempotent: an existing zone is left as it is, and its differences
-// from spec are reported in ZoneResult.Differences. A zone another
-// process creates at the same moment is taken as existing.
+// from spec are reported in ZoneResult.Differences, unless UpdateZone asks
+// for them to be changed. A zone another process creates at the same moment
+// is taken as existing. A Catalog in spec on a PowerDNS before 5.0 is an
+// *InputError, and nothing is created or changed.
 //
 // The apex SOA and NS of a zone EnsureZone creates are the writer's, with
 // the owner of WithOwner: another writer's Apply of them is blocked
@@ -96,6 +105,15 @@ func (r *Reconciler) EnsureZone(ctx context.Context, zone string, spec ZoneSpec,
 	srv := r.server.session(&t)
 	defer func() { res.Requests = int(t.requests.Load()) }()
 
+	if want.Catalog != "" {
+		facts, err := srv.facts(ctx)
+		if err != nil {
+			return res, err
+		}
+		if !versionAtLeast(facts.version, 5, 0) {
+			return res, &InputError{Zone: canonical, Err: fmt.Errorf("%w: PowerDNS %s", ErrCatalogUnsupported, facts.version)}
+		}
+	}
 	existing, err := srv.zoneInfo(ctx, canonical)
 	switch {
 	case err == nil:
@@ -121,7 +139,102 @@ func (r *Reconciler) EnsureZone(ctx context.Context, zone string, spec ZoneSpec,
 		return res, fmt.Errorf("read zone %s: %w", canonical, err)
 	}
 	res.Differences = want.differences(canonical, existing)
+	if !zc.updateZone || len(res.Differences) == 0 {
+		return res, nil
+	}
+	return r.updateZone(ctx, srv, &t, res, want, zc)
+}
+
+// updateZone changes what UpdateZone changes of the differences in res: the
+// zone's properties in one PUT, then the apex NS when they are the
+// writer's, for the owner of this EnsureZone.
+func (r *Reconciler) updateZone(ctx context.Context, srv session, t *tally, res ZoneResult, want ZoneSpec, zc objectConfig) (ZoneResult, error) {
+	change, changed, rest := want.change(res.Differences, zc.updateKind)
+	if len(changed) > 0 {
+		err := srv.call(ctx, func(ctx context.Context) error { return r.server.client.ChangeZone(ctx, res.Zone, change) })
+		if err != nil {
+			return res, fmt.Errorf("change zone %s: %w", res.Zone, err)
+		}
+		res.Changed = changed
+		res.Differences = rest
+	}
+	i := slices.IndexFunc(res.Differences, func(d ZoneDifference) bool { return d.Field == "nameservers" })
+	if i < 0 {
+		return res, nil
+	}
+	done, n, err := r.updateNameservers(ctx, res.Zone, want.Nameservers, zc.owner)
+	t.requests.Add(int64(n))
+	if err != nil {
+		return res, fmt.Errorf("change nameservers of zone %s: %w", res.Zone, err)
+	}
+	if done {
+		res.Changed = append(res.Changed, res.Differences[i])
+		res.Differences = slices.Delete(res.Differences, i, i+1)
+	}
 	return res, nil
+}
+
+// ErrCatalogUnsupported is the error of a zone catalog asked of a PowerDNS
+// that takes none through its API (before 5.0), within an *InputError.
+var ErrCatalogUnsupported = errors.New("zone catalog needs PowerDNS 5.0 or later")
+
+// UpdateZone makes EnsureZone change an existing zone where it differs from
+// the spec in what PowerDNS lets its API change: account, catalog,
+// SOA-EDIT-API, SOA-EDIT and masters, in one PUT of only those that differ,
+// and the apex NS (Nameservers) when they are the writer's and recorded for
+// the same owner (WithOwner), in one PATCH of that RRset. Kind is changed
+// only with UpdateZoneKind, DNSSEC and NSEC3 never. ZoneResult.Changed
+// lists what was changed; a zone that already matches costs no write.
+func UpdateZone() EnsureZoneOption { return zoneUpdate{} }
+
+// UpdateZoneKind is UpdateZone that changes the zone's kind as well.
+func UpdateZoneKind() EnsureZoneOption { return zoneUpdate{kind: true} }
+
+// zoneUpdate is the EnsureZoneOption of UpdateZone and UpdateZoneKind.
+type zoneUpdate struct{ kind bool }
+
+func (u zoneUpdate) applyToEnsureZone(c *objectConfig) {
+	c.updateZone = true
+	c.updateKind = c.updateKind || u.kind
+}
+
+// updateNameservers makes the apex NS hold nameservers when the RRset is
+// the writer's and recorded for owner, in one PATCH of that RRset; done is
+// false, with nothing written, when it is not. It returns the requests it
+// made.
+func (r *Reconciler) updateNameservers(ctx context.Context, zone string, nameservers []string, owner string) (done bool, requests int, err error) {
+	key := rrset.Key{Name: zone, Type: "NS"}
+	o := r.newOp("ensure zone", zone, intent{keys: []rrset.Key{key}}, readScope{name: zone, typ: "NS"}, true)
+	res, err := o.do(ctx, func(ctx context.Context) error {
+		obs, err := o.read(ctx)
+		if err != nil {
+			return o.errorf(err)
+		}
+		live, ok := obs.set.Get(key)
+		if !ok || live.ManagedBy != r.cfg.managedBy || live.Owner != owner {
+			return nil
+		}
+		nu := live
+		nu.Records = slices.Clone(nameservers)
+		desired, _ := rrset.NewSet(zone)
+		_ = desired.Add(nu)
+		o.in.desired = desired
+		d := o.decide(obs)
+		if d.locking {
+			err = o.lockedRun(ctx)
+		} else {
+			err = o.write(ctx, obs, d)
+		}
+		if err != nil {
+			return o.errorf(err)
+		}
+		if len(o.res.Blocked)+len(o.res.Refused)+len(o.res.Postponed) > 0 {
+			return fmt.Errorf("%w: %s", errRefusedOrBlocked, ConditionFor(o.res, nil).Message)
+		}
+		done = len(o.res.Applied) > 0
+		return nil
+	})
+	return done, res.Requests, err
 }
 
 // holdApex records the apex SOA and NS of a zone EnsureZone just created as
@@ -192,6 +305,18 @@ func (s ZoneSpec) canonical(zone string) (ZoneSpec, error) {
 	out.Nameservers = slices.Compact(out.Nameservers)
 	out.SOAEditAPI = strings.ToUpper(s.SOAEditAPI)
 	out.SOAEdit = strings.ToUpper(s.SOAEdit)
+	if s.Catalog != "" {
+		catalog, err := rrset.CanonicalZone(s.Catalog)
+		if err != nil {
+			return s, &InputError{Zone: zone, Err: fmt.Errorf("catalog %q: %w", s.Catalog, err)}
+		}
+		out.Catalog = catalog
+	}
+	if s.Masters != nil {
+		out.Masters = slices.Clone(s.Masters)
+		sort.Strings(out.Masters)
+		out.Masters = slices.Compact(out.Masters)
+	}
 	return out, nil
 }
 
@@ -221,7 +346,41 @@ func (s ZoneSpec) api(zone string) powerdns.Zone {
 	if s.Account != "" {
 		z.Account = powerdns.String(s.Account)
 	}
+	if s.Catalog != "" {
+		z.Catalog = powerdns.String(s.Catalog)
+	}
 	return z
+}
+
+// change is the PUT that turns a zone differing from the spec by diffs into
+// what the spec says, for the properties the API lets change (kind only
+// when asked), with the differences it changes and those it leaves.
+func (s ZoneSpec) change(diffs []ZoneDifference, kind bool) (z powerdns.Zone, changed, rest []ZoneDifference) {
+	for _, d := range diffs {
+		switch d.Field {
+		case "kind":
+			if !kind {
+				rest = append(rest, d)
+				continue
+			}
+			z.Kind = powerdns.ZoneKindPtr(powerdns.ZoneKind(s.Kind))
+		case "account":
+			z.Account = powerdns.String(s.Account)
+		case "catalog":
+			z.Catalog = powerdns.String(s.Catalog)
+		case "soa_edit_api":
+			z.SOAEditAPI = powerdns.String(s.SOAEditAPI)
+		case "soa_edit":
+			z.SOAEdit = powerdns.String(s.SOAEdit)
+		case "masters":
+			z.Masters = s.Masters
+		default:
+			rest = append(rest, d)
+			continue
+		}
+		changed = append(changed, d)
+	}
+	return z, changed, rest
 }
 
 // differences compares an existing zone with the spec, field by field where
@@ -272,6 +431,18 @@ func (s ZoneSpec) differences(zone string, z *powerdns.Zone) []ZoneDifference {
 	}
 	if s.Account != "" {
 		diff("account", s.Account, str(z.Account))
+	}
+	if s.Catalog != "" {
+		got := str(z.Catalog)
+		if got != "" {
+			got = strings.TrimSuffix(got, ".") + "."
+		}
+		diff("catalog", s.Catalog, got)
+	}
+	if len(s.Masters) > 0 {
+		have := slices.Clone(z.Masters)
+		sort.Strings(have)
+		diff("masters", strings.Join(s.Masters, ","), strings.Join(have, ","))
 	}
 	return out
 }

@@ -49,6 +49,64 @@ func TestZoneSpec(t *testing.T) {
 	assert.Equal(t, `kind is "Native", not "Master"`, diffs[0].String())
 }
 
+func TestZoneSpecChange(t *testing.T) {
+	spec, err := ZoneSpec{Kind: "Master", Account: "team-a", Catalog: "Cat.Example.", SOAEditAPI: "epoch",
+		Nameservers: []string{"ns1.example.net."}, DNSSEC: true}.canonical(testZone)
+	require.NoError(t, err)
+	assert.Equal(t, "cat.example.", spec.Catalog)
+	_, err = ZoneSpec{Catalog: "not a zone"}.canonical(testZone)
+	var input *InputError
+	require.ErrorAs(t, err, &input)
+
+	live := &powerdns.Zone{Kind: powerdns.ZoneKindPtr("Native"), Account: powerdns.String("team-b"),
+		Catalog: powerdns.String("cat.example"), SOAEditAPI: powerdns.String("DEFAULT"), DNSsec: powerdns.Bool(false)}
+	diffs := spec.differences(testZone, live)
+	fields := func(ds []ZoneDifference) []string {
+		out := []string{}
+		for _, d := range ds {
+			out = append(out, d.Field)
+		}
+		return out
+	}
+	assert.Equal(t, []string{"kind", "nameservers", "soa_edit_api", "dnssec", "account"}, fields(diffs),
+		"a catalog read without its trailing dot is the same catalog")
+
+	tests := []struct {
+		name          string
+		kind          bool
+		changed, rest []string
+		put           powerdns.Zone
+	}{
+		{"without kind", false, []string{"soa_edit_api", "account"}, []string{"kind", "nameservers", "dnssec"},
+			powerdns.Zone{SOAEditAPI: powerdns.String("EPOCH"), Account: powerdns.String("team-a")}},
+		{"with kind", true, []string{"kind", "soa_edit_api", "account"}, []string{"nameservers", "dnssec"},
+			powerdns.Zone{Kind: powerdns.ZoneKindPtr("Master"), SOAEditAPI: powerdns.String("EPOCH"), Account: powerdns.String("team-a")}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			put, changed, rest := spec.change(diffs, tc.kind)
+			assert.Equal(t, tc.put, put)
+			assert.Equal(t, tc.changed, fields(changed))
+			assert.Equal(t, tc.rest, fields(rest))
+		})
+	}
+
+	moved := &powerdns.Zone{Kind: powerdns.ZoneKindPtr("Master"), Account: powerdns.String("team-a"),
+		Catalog: powerdns.String("other.example."), SOAEditAPI: powerdns.String("EPOCH"), DNSsec: powerdns.Bool(true),
+		RRsets: []powerdns.RRset{{Name: powerdns.String(testZone), Type: powerdns.RRTypePtr("NS"),
+			Records: []powerdns.Record{{Content: powerdns.String("ns1.example.net.")}}}}}
+	put, changed, rest := spec.change(spec.differences(testZone, moved), false)
+	assert.Equal(t, powerdns.Zone{Catalog: powerdns.String("cat.example.")}, put)
+	assert.Equal(t, []string{"catalog"}, fields(changed))
+	assert.Empty(t, rest)
+
+	slave, err := ZoneSpec{Kind: "Slave", Masters: []string{"192.0.2.2", "192.0.2.1", "192.0.2.2"}}.canonical(testZone)
+	require.NoError(t, err)
+	assert.Empty(t, slave.differences(testZone, &powerdns.Zone{Kind: powerdns.ZoneKindPtr("Slave"), Masters: []string{"192.0.2.2", "192.0.2.1"}}))
+	put, _, _ = slave.change(slave.differences(testZone, &powerdns.Zone{Kind: powerdns.ZoneKindPtr("Slave"), Masters: []string{"192.0.2.9"}}), false)
+	assert.Equal(t, powerdns.Zone{Masters: []string{"192.0.2.1", "192.0.2.2"}}, put)
+}
+
 func TestOthersIn(t *testing.T) {
 	obs := obsOf(t, rr(t, "me", "a", "A", "192.0.2.1"), rr(t, "", "b", "A", "192.0.2.1"),
 		rr(t, "them", "c", "A", "192.0.2.1"), rr(t, "them", "d", "A", "192.0.2.1"))
