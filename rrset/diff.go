@@ -17,10 +17,11 @@ import (
 //   - live only: OpDelete when the live RRset's ManagedBy is managedBy (and
 //     managedBy is not empty); another writer's RRset and an unowned one are
 //     never deleted. Live RRsets outside the desired Set's zone are ignored.
-//   - both, live owned by managedBy: OpUpdate when TTL or records differ,
-//     or when the desired RRset names an Owner other than the live one's (a
-//     handover between two objects of the writer); nothing otherwise. A
-//     desired RRset with no Owner keeps whatever owner is recorded.
+//   - both, live owned by managedBy: OpUpdate when TTL, records or Comment
+//     differ, or when the desired RRset names an Owner other than the live
+//     one's (a handover between two objects of the writer); nothing
+//     otherwise. A desired RRset with no Owner keeps whatever owner is
+//     recorded; one with no Comment has none, so a live comment goes.
 //   - both, live owned by another writer or by nobody: OpUpdate with Old set
 //     to the live RRset, even when TTL and records are equal, so that the
 //     ownership is recorded (adopting an unowned RRset) or the clash is
@@ -51,7 +52,7 @@ func Diff(desired, live *Set, managedBy string) Plan {
 				matched[i/64] |= 1 << (i % 64)
 				l := &live.rrsets[i]
 				if l.ManagedBy == managedBy && l.TTL == d.TTL && slices.Equal(l.Records, d.Records) &&
-					(d.Owner == "" || d.Owner == l.Owner) {
+					(d.Owner == "" || d.Owner == l.Owner) && l.Comment == d.Comment {
 					continue
 				}
 			}

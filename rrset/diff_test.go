@@ -21,6 +21,11 @@ func owned(rr rrset.RRset, managedBy string) rrset.RRset {
 	return rr
 }
 
+func noted(rr rrset.RRset, comment string) rrset.RRset {
+	rr.Comment = comment
+	return rr
+}
+
 func ttl(rr rrset.RRset, ttl uint32) rrset.RRset {
 	rr.TTL = ttl
 	return rr
@@ -66,6 +71,13 @@ func TestDiff(t *testing.T) {
 			want: []string{"update www.example.com. A dns-operator->dns-operator"}},
 		{name: "TTL differs", desired: []rrset.RRset{ttl(a, 60)}, live: []rrset.RRset{owned(a, me)}, managedBy: me,
 			want: []string{"update www.example.com. A dns-operator->dns-operator"}},
+		{name: "comment added", desired: []rrset.RRset{noted(a, "ticket 42")}, live: []rrset.RRset{owned(a, me)}, managedBy: me,
+			want: []string{"update www.example.com. A dns-operator->dns-operator"}},
+		{name: "comment changed", desired: []rrset.RRset{noted(a, "ticket 43")}, live: []rrset.RRset{noted(owned(a, me), "ticket 42")}, managedBy: me,
+			want: []string{"update www.example.com. A dns-operator->dns-operator"}},
+		{name: "comment removed", desired: []rrset.RRset{a}, live: []rrset.RRset{noted(owned(a, me), "ticket 42")}, managedBy: me,
+			want: []string{"update www.example.com. A dns-operator->dns-operator"}},
+		{name: "same comment: no change", desired: []rrset.RRset{noted(a, "ticket 42")}, live: []rrset.RRset{noted(owned(a, me), "ticket 42")}, managedBy: me},
 		{name: "owned and no longer desired: delete", live: []rrset.RRset{owned(old, me)}, managedBy: me,
 			want: []string{"delete old.example.com. A"}},
 		{name: "another writer's is never deleted", live: []rrset.RRset{owned(old, "external-dns")}, managedBy: me},
@@ -101,6 +113,8 @@ func TestDiff(t *testing.T) {
 				got = append(got, summary(c))
 				if c.New != nil {
 					assert.Equal(t, tt.managedBy, c.New.ManagedBy, "Diff stamps the writer on what it writes")
+					d, _ := newSet(t, tt.desired...).Get(c.Key())
+					assert.Equal(t, d.Comment, c.New.Comment, "the comment written is the desired one")
 				}
 				assert.Equal(t, c.Old != nil && c.New != nil && c.Old.ManagedBy != c.New.ManagedBy, c.ChangesOwner())
 			}
@@ -302,4 +316,11 @@ func TestChangeAccessors(t *testing.T) {
 	assert.Equal(t, 1, plan.Count(rrset.OpUpdate))
 	assert.Equal(t, 1, plan.Count(rrset.OpDelete))
 	assert.Equal(t, "Plan for : no changes.\n", rrset.Plan{}.String())
+}
+
+// TestPlanStringComment: an update that changes the comment says so.
+func TestPlanStringComment(t *testing.T) {
+	a := mustRR(t, "www", "A", "192.0.2.1")
+	plan := rrset.Diff(newSet(t, noted(a, "ticket 43")), newSet(t, noted(owned(a, "me"), "ticket 42")), "me")
+	assert.Contains(t, plan.String(), "\n~ www.example.com. 300 IN A (comment \"ticket 43\")\n      192.0.2.1\n")
 }

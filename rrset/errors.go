@@ -68,6 +68,9 @@ const (
 	// altered, so that it could never be read back equal. See the package
 	// documentation for the exact rules.
 	ReasonUnsupported Reason = "Unsupported"
+	// ReasonInvalidComment: an RRset's Comment that cannot be written and
+	// read back unchanged (see RRset.CheckComment).
+	ReasonInvalidComment Reason = "InvalidComment"
 )
 
 // NameError reports a name that cannot be canonicalised. It names the input
@@ -198,6 +201,8 @@ func describe(r Reason) string {
 		return "type not supported"
 	case ReasonNoRecords:
 		return "no records"
+	case ReasonInvalidComment:
+		return "invalid comment"
 	case ReasonEmptyContent:
 		return "empty content"
 	case ReasonInvalidContent:

@@ -173,6 +173,9 @@ func (c Change) renderUpdate(b *strings.Builder) {
 	case nu.Owner != "" && old.Owner != nu.Owner:
 		b.WriteString(" (object " + owner(old.Owner) + " -> " + owner(nu.Owner) + ")")
 	}
+	if old.Comment != nu.Comment {
+		b.WriteString(" (comment " + strconv.Quote(nu.Comment) + ")")
+	}
 	b.WriteByte('\n')
 	// Both lists are sorted: merge them.
 	i, j := 0, 0

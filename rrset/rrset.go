@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Key identifies an RRset in a zone: PowerDNS holds at most one RRset per
@@ -35,15 +36,44 @@ type RRset struct {
 	// never blocks a write: an RRset changing owner within one writer is a
 	// handover, not a conflict.
 	Owner string `json:"owner,omitempty"`
+	// Comment is a person's free-text note on the RRset ("" for none),
+	// written and read back next to the ownership record. It is part of
+	// the RRset: a changed note is an update (Diff), and Equal compares it.
+	// CheckComment says whether it can be written.
+	Comment string `json:"comment,omitempty"`
 }
 
 // Key returns the RRset's key.
 func (r RRset) Key() Key { return Key{Name: r.Name, Type: r.Type} }
 
 // Equal reports whether r and o are the same RRset with the same data, the
-// same writer and the same owner.
+// same writer, the same owner and the same comment.
 func (r RRset) Equal(o RRset) bool {
-	return r.ManagedBy == o.ManagedBy && r.Owner == o.Owner && r.EqualData(o)
+	return r.ManagedBy == o.ManagedBy && r.Owner == o.Owner && r.Comment == o.Comment && r.EqualData(o)
+}
+
+// MaxCommentSize is the largest Comment, in bytes, that CheckComment
+// accepts.
+const MaxCommentSize = 4096
+
+// CheckComment reports, with a *RecordError of ReasonInvalidComment, a
+// Comment that cannot be written and read back byte for byte: longer than
+// MaxCommentSize bytes, not valid UTF-8 (JSON would replace the invalid
+// bytes), or holding a NUL (which SQL backends cut at). Any other text,
+// newlines included, is fine.
+func (r RRset) CheckComment() error {
+	var detail string
+	switch {
+	case len(r.Comment) > MaxCommentSize:
+		detail = "longer than " + strconv.Itoa(MaxCommentSize) + " bytes"
+	case !utf8.ValidString(r.Comment):
+		detail = "not valid UTF-8"
+	case strings.IndexByte(r.Comment, 0) >= 0:
+		detail = "holds a NUL"
+	default:
+		return nil
+	}
+	return &RecordError{Name: r.Name, Type: r.Type, Reason: ReasonInvalidComment, Detail: detail}
 }
 
 // EqualData reports whether r and o are the same RRset with the same TTL and

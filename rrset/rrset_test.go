@@ -2,6 +2,7 @@ package rrset_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -191,12 +192,50 @@ func TestRRsetMethods(t *testing.T) {
 	b.ManagedBy = ""
 	assert.True(t, a.Equal(b))
 
+	n := a
+	n.Comment = "ticket 42"
+	assert.True(t, a.EqualData(n), "a comment is not data")
+	assert.False(t, a.Equal(n))
+
 	c := a
 	c.TTL = 60
 	assert.False(t, a.EqualData(c))
 	c = a
 	c.Records = []string{"192.0.2.1"}
 	assert.False(t, a.EqualData(c))
+}
+
+func TestCheckComment(t *testing.T) {
+	tests := []struct {
+		name, comment string
+		detail        string // "" when accepted
+	}{
+		{"none", "", ""},
+		{"text", "moved to the new load balancer, see ticket 42", ""},
+		{"lines and unicode", "first line\nzweite Zeile: äöü ✓", ""},
+		{"exactly the limit", strings.Repeat("x", rrset.MaxCommentSize), ""},
+		{"over the limit", strings.Repeat("x", rrset.MaxCommentSize+1), "longer than 4096 bytes"},
+		{"multi-byte over the limit", strings.Repeat("ä", rrset.MaxCommentSize/2+1), "longer than 4096 bytes"},
+		{"invalid UTF-8", "ticket \xff", "not valid UTF-8"},
+		{"NUL", "ticket\x0042", "holds a NUL"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			rr, err := rrset.New(zone, "www", "A", 300, "192.0.2.1")
+			require.NoError(t, err)
+			rr.Comment = tc.comment
+			err = rr.CheckComment()
+			if tc.detail == "" {
+				assert.NoError(t, err)
+				return
+			}
+			var re *rrset.RecordError
+			require.ErrorAs(t, err, &re)
+			assert.Equal(t, rrset.ReasonInvalidComment, re.Reason)
+			assert.Equal(t, tc.detail, re.Detail)
+			assert.Equal(t, "www.example.com.", re.Name)
+		})
+	}
 }
 
 func TestSupportedTypes(t *testing.T) {
