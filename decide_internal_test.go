@@ -27,6 +27,12 @@ func rr(t *testing.T, holder, name, typ string, contents ...string) rrset.RRset 
 	return r
 }
 
+// noted returns r with the comment note.
+func noted(r rrset.RRset, note string) rrset.RRset {
+	r.Comment = note
+	return r
+}
+
 func setOf(t *testing.T, rrs ...rrset.RRset) *rrset.Set {
 	t.Helper()
 	s, err := rrset.NewSet(testZone)
@@ -115,6 +121,12 @@ func TestDecideSync(t *testing.T) {
 		{name: "in sync", desired: []rrset.RRset{www("me")}, live: []rrset.RRset{www("me")}, want: nil},
 		{name: "create takes the lock", desired: []rrset.RRset{www("me")}, want: []string{"create www A", "lock"}},
 		{name: "own update needs no lock", desired: []rrset.RRset{wwwNew}, live: []rrset.RRset{www("me")}, want: []string{"update www A"}},
+		{name: "a changed comment is an update, with no lock", desired: []rrset.RRset{noted(www("me"), "ticket 43")},
+			live: []rrset.RRset{noted(www("me"), "ticket 42")}, want: []string{"update www A"}},
+		{name: "the same comment is in sync", desired: []rrset.RRset{noted(www("me"), "ticket 42")},
+			live: []rrset.RRset{noted(www("me"), "ticket 42")}, want: nil},
+		{name: "a comment on another writer's RRset does not make it ours", desired: []rrset.RRset{noted(wwwNew, "mine")},
+			live: []rrset.RRset{www("them")}, want: []string{"blocked www A NotOwner"}},
 		{name: "another writer's", desired: []rrset.RRset{wwwNew}, live: []rrset.RRset{www("them")},
 			want: []string{"blocked www A NotOwner"}},
 		{name: "unowned without adoption", desired: []rrset.RRset{www("me")}, live: []rrset.RRset{www("")},

@@ -48,6 +48,10 @@ func (s stamp) canonicalRRset(zone rrset.Zone, d rrset.RRset) (rrset.RRset, erro
 	if err != nil {
 		return rrset.RRset{}, &InputError{Zone: zone.String(), Err: err}
 	}
+	rr.Comment = d.Comment
+	if err := rr.CheckComment(); err != nil {
+		return rrset.RRset{}, &InputError{Zone: zone.String(), Err: err}
+	}
 	rr.ManagedBy, rr.Owner = s.writer, s.owner
 	return rr, nil
 }
@@ -71,7 +75,7 @@ func (s stamp) desiredSet(zone string, desired []rrset.RRset) (*rrset.Set, error
 		}
 		if err := set.Add(rr); err != nil {
 			var dup *rrset.DuplicateError
-			if errors.As(err, &dup) && dup.Existing.EqualData(rr) {
+			if errors.As(err, &dup) && dup.Existing.EqualData(rr) && dup.Existing.Comment == rr.Comment {
 				continue
 			}
 			return nil, &InputError{Zone: zone, Err: err}

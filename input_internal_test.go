@@ -5,6 +5,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pdnskit/reconcile/rrset"
 )
 
 func TestValidOwner(t *testing.T) {
@@ -17,4 +20,34 @@ func TestValidOwner(t *testing.T) {
 	} {
 		assert.NotEmpty(t, validOwner(bad), "%q", bad)
 	}
+}
+
+// TestDesiredComment: a desired RRset keeps its comment through
+// canonicalisation; one that cannot be written is an *InputError; two
+// spellings of one key with different comments are refused.
+func TestDesiredComment(t *testing.T) {
+	st := stamp{writer: "me"}
+	www := rrset.RRset{Name: "WWW", Type: "a", TTL: 300, Records: []string{"192.0.2.1"}, Comment: "ticket 42"}
+	set, err := st.desiredSet(testZone, []rrset.RRset{www})
+	require.NoError(t, err)
+	got, ok := set.Get(rrset.Key{Name: "www." + testZone, Type: "A"})
+	require.True(t, ok)
+	assert.Equal(t, "ticket 42", got.Comment)
+
+	bad := www
+	bad.Comment = "nul\x00"
+	_, err = st.desiredSet(testZone, []rrset.RRset{bad})
+	var input *InputError
+	require.ErrorAs(t, err, &input)
+	var re *rrset.RecordError
+	require.ErrorAs(t, err, &re)
+	assert.Equal(t, rrset.ReasonInvalidComment, re.Reason)
+
+	other := www
+	other.Name, other.Comment = "www."+testZone, "ticket 43"
+	_, err = st.desiredSet(testZone, []rrset.RRset{www, other})
+	assert.ErrorAs(t, err, &input)
+	other.Comment = www.Comment
+	_, err = st.desiredSet(testZone, []rrset.RRset{www, other})
+	assert.NoError(t, err)
 }

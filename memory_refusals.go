@@ -32,7 +32,7 @@ func fingerprint(c rrset.Change, live *rrset.Set) uint64 {
 			_, _ = io.WriteString(h, "-\n")
 			return
 		}
-		_, _ = io.WriteString(h, rr.Name+" "+rr.Type+" "+strconv.FormatUint(uint64(rr.TTL), 10)+" "+rr.ManagedBy+" "+rr.Owner+"\n")
+		_, _ = io.WriteString(h, rr.Name+" "+rr.Type+" "+strconv.FormatUint(uint64(rr.TTL), 10)+" "+rr.ManagedBy+" "+rr.Owner+" "+strconv.Quote(rr.Comment)+"\n")
 		for _, r := range rr.Records {
 			_, _ = io.WriteString(h, r+"\n")
 		}

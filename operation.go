@@ -128,8 +128,26 @@ func (o *op) learnServer(ctx context.Context) error {
 		if err := rrset.CheckVersion(rr, facts.version); err != nil {
 			return &InputError{Zone: o.zone, Err: err}
 		}
+		if rr.Comment != "" && o.store == OwnershipMetadata {
+			return &InputError{Zone: o.zone, Err: &NoteNotStoredError{Key: rr.Key(), Version: facts.version}}
+		}
 	}
 	return nil
+}
+
+// NoteNotStoredError is an RRset's Comment refused because ownership is
+// recorded in zone metadata, where RRset comments are not written: PowerDNS
+// with the LMDB backend before 5.1 stores no RRset comments, and a note is
+// never dropped silently. It comes within an *InputError.
+type NoteNotStoredError struct {
+	Key rrset.Key
+	// Version is the server's version.
+	Version string
+}
+
+func (e *NoteNotStoredError) Error() string {
+	return fmt.Sprintf("%s: comment not written: ownership is kept in zone metadata on PowerDNS %s, "+
+		"where RRset comments are not written (LMDB before 5.1 stores none)", e.Key, e.Version)
 }
 
 // query narrows the zone read to what the operation covers.

@@ -134,7 +134,8 @@ func (o *observation) liveRRset(zone rrset.Zone, p zonejson.RRset, warn func(msg
 		warn("live RRset not understood", "zone", zone, "name", p.Name, "type", p.Type, "error", err)
 		return rrset.RRset{}, false, false
 	}
-	stamp, foreign := splitComments(p.Comments)
+	stamp, note, foreign := splitComments(p.Comments)
+	rr.Comment = note
 	if len(foreign) > 0 {
 		o.foreign[rr.Key()] = foreign
 	}
@@ -160,12 +161,21 @@ const (
 	commentOwner   = "\nowner="
 )
 
-// splitComments separates our ownership comment from the others, which a
-// write keeps as they are.
-func splitComments(comments []zonejson.Comment) (stamp ownership, foreign []powerdns.Comment) {
+// noteAccount is the account of the comment that holds an RRset's Comment,
+// the person's note, as its content: an account of its own, so that a note
+// is never read as ownership, nor kept aside as another client's comment.
+const noteAccount = "pdnskit/reconcile note"
+
+// splitComments separates our ownership comment and the RRset's note from
+// the others, which a write keeps as they are.
+func splitComments(comments []zonejson.Comment) (stamp ownership, note string, foreign []powerdns.Comment) {
 	for _, c := range comments {
 		if c.Account == commentAccount && strings.HasPrefix(c.Content, commentPrefix) {
 			stamp.writer, stamp.owner, _ = strings.Cut(strings.TrimPrefix(c.Content, commentPrefix), commentOwner)
+			continue
+		}
+		if c.Account == noteAccount {
+			note = c.Content
 			continue
 		}
 		kept := powerdns.Comment{Content: powerdns.String(c.Content), Account: powerdns.String(c.Account)}
@@ -174,7 +184,7 @@ func splitComments(comments []zonejson.Comment) (stamp ownership, foreign []powe
 		}
 		foreign = append(foreign, kept)
 	}
-	return stamp, foreign
+	return stamp, note, foreign
 }
 
 // ownerComment is the comment that records rr's writer and owner.
@@ -184,4 +194,14 @@ func ownerComment(rr *rrset.RRset) powerdns.Comment {
 		content += commentOwner + rr.Owner
 	}
 	return powerdns.Comment{Content: powerdns.String(content), Account: powerdns.String(commentAccount)}
+}
+
+// comments are the comments a write of rr sends: the other clients' as
+// they were, the ownership record, and rr's note when it has one.
+func comments(rr *rrset.RRset, foreign []powerdns.Comment) []powerdns.Comment {
+	out := append(slices.Clone(foreign), ownerComment(rr))
+	if rr.Comment != "" {
+		out = append(out, powerdns.Comment{Content: powerdns.String(rr.Comment), Account: powerdns.String(noteAccount)})
+	}
+	return out
 }

@@ -16,8 +16,9 @@ import (
 func TestObserve(t *testing.T) {
 	soa := zonejson.RRset{Name: testZone, Type: "SOA", TTL: 3600, Records: []zonejson.Record{{Content: "ns1.example.net. hostmaster.example.com. 1 10800 3600 604800 3600"}}}
 	own := zonejson.RRset{Name: "WWW." + testZone, Type: "A", TTL: 300,
-		Records:  []zonejson.Record{{Content: "192.0.2.2"}, {Content: "192.0.2.1"}, {Content: "192.0.2.9", Disabled: true}},
-		Comments: []zonejson.Comment{{Account: commentAccount, Content: "managed-by=me\nowner=ns/www"}, {Account: "ops", Content: "keep me", ModifiedAt: 7}}}
+		Records: []zonejson.Record{{Content: "192.0.2.2"}, {Content: "192.0.2.1"}, {Content: "192.0.2.9", Disabled: true}},
+		Comments: []zonejson.Comment{{Account: commentAccount, Content: "managed-by=me\nowner=ns/www"}, {Account: "ops", Content: "keep me", ModifiedAt: 7},
+			{Account: noteAccount, Content: "managed-by=them\nmoved to the new balancer"}}}
 	off := zonejson.RRset{Name: "off." + testZone, Type: "TXT", TTL: 300, Records: []zonejson.Record{{Content: `"x"`, Disabled: true}}}
 	claimed := zonejson.RRset{Name: "claimed." + testZone, Type: "A", TTL: 300, Records: []zonejson.Record{{Content: "192.0.2.3"}}}
 	garbage := zonejson.RRset{Name: "bad..example.com.", Type: "A", TTL: 300, Records: []zonejson.Record{{Content: "192.0.2.1"}}}
@@ -35,7 +36,8 @@ func TestObserve(t *testing.T) {
 	assert.Equal(t, []string{"192.0.2.1", "192.0.2.2"}, www.Records, "enabled records only, canonical order")
 	assert.Equal(t, "me", www.ManagedBy)
 	assert.Equal(t, "ns/www", www.Owner)
-	require.Len(t, obs.foreign[www.Key()], 1)
+	assert.Equal(t, "managed-by=them\nmoved to the new balancer", www.Comment, "the note, never read as ownership")
+	require.Len(t, obs.foreign[www.Key()], 1, "the note is not another client's comment")
 	assert.Equal(t, "keep me", *obs.foreign[www.Key()][0].Content)
 	require.Len(t, obs.disabled, 1)
 	assert.Equal(t, "off."+testZone, obs.disabled[0].Name)

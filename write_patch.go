@@ -186,8 +186,9 @@ func problemsAbout(name string, problems []pdnserrors.Problem) []pdnserrors.Prob
 
 // patchEntry renders a change as the API's RRset: a DELETE, or a REPLACE
 // with every record enabled and, when comments record ownership, the
-// writer's ownership comment next to the RRset's other comments.
-func patchEntry(c rrset.Change, foreign []powerdns.Comment, comments bool) powerdns.RRset {
+// writer's ownership comment and the RRset's note next to its other
+// comments.
+func patchEntry(c rrset.Change, foreign []powerdns.Comment, withComments bool) powerdns.RRset {
 	k := c.Key()
 	out := powerdns.RRset{Name: powerdns.String(k.Name), Type: powerdns.RRTypePtr(powerdns.RRType(k.Type))}
 	if c.Op == rrset.OpDelete {
@@ -200,8 +201,8 @@ func patchEntry(c rrset.Change, foreign []powerdns.Comment, comments bool) power
 	for i, content := range c.New.Records {
 		out.Records[i] = powerdns.Record{Content: powerdns.String(content), Disabled: powerdns.Bool(false)}
 	}
-	if comments {
-		out.Comments = append(slices.Clone(foreign), ownerComment(c.New))
+	if withComments {
+		out.Comments = comments(c.New, foreign)
 	}
 	return out
 }

@@ -151,3 +151,32 @@ func TestUnitsPutDeletesFirst(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, len(enc), us[0].size-patchEntrySize(b[0]))
 }
+
+// TestPatchEntryComments: a write sends the other clients' comments as they
+// were, the ownership record and the RRset's note, each under its account;
+// without comments (the metadata store) none of them.
+func TestPatchEntryComments(t *testing.T) {
+	foreign := []powerdns.Comment{{Content: powerdns.String("keep me"), Account: powerdns.String("ops"), ModifiedAt: powerdns.Uint64(7)}}
+	tests := []struct {
+		name, note string
+		comments   bool
+		want       []string // account: content
+	}{
+		{"no note", "", true, []string{"ops: keep me", commentAccount + ": managed-by=me\nowner=ns/www"}},
+		{"a note", "moved, ticket 42", true,
+			[]string{"ops: keep me", commentAccount + ": managed-by=me\nowner=ns/www", noteAccount + ": moved, ticket 42"}},
+		{"metadata store", "moved", false, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			a := rrset.RRset{Name: "www." + testZone, Type: "A", TTL: 300, Records: []string{"192.0.2.1"},
+				ManagedBy: "me", Owner: "ns/www", Comment: tc.note}
+			e := patchEntry(rrset.Change{Op: rrset.OpUpdate, Old: &a, New: &a}, foreign, tc.comments)
+			var got []string
+			for _, c := range e.Comments {
+				got = append(got, *c.Account+": "+*c.Content)
+			}
+			assert.Equal(t, tc.want, got)
+		})
+	}
+}
