@@ -40,7 +40,7 @@ type ZoneSpec struct {
 	// Account is PowerDNS's free-form account of the zone.
 	Account string
 	// Catalog is the producer zone whose catalog lists this zone
-	// (PowerDNS 5.0 or later).
+	// (PowerDNS 4.7 or later).
 	Catalog string
 }
 
@@ -75,7 +75,7 @@ func (d ZoneDifference) String() string {
 // It is idempotent: an existing zone is left as it is, and its differences
 // from spec are reported in ZoneResult.Differences, unless UpdateZone asks
 // for them to be changed. A zone another process creates at the same moment
-// is taken as existing. A Catalog in spec on a PowerDNS before 5.0 is an
+// is taken as existing. A Catalog in spec on a PowerDNS before 4.7 is an
 // *InputError, and nothing is created or changed.
 //
 // The apex SOA and NS of a zone EnsureZone creates are the writer's, with
@@ -110,8 +110,8 @@ func (r *Reconciler) EnsureZone(ctx context.Context, zone string, spec ZoneSpec,
 		if err != nil {
 			return res, err
 		}
-		if !versionAtLeast(facts.version, 5, 0) {
-			return res, &InputError{Zone: canonical, Err: fmt.Errorf("%w: PowerDNS %s", ErrCatalogUnsupported, facts.version)}
+		if err := catalogSupported(facts.version); err != nil {
+			return res, &InputError{Zone: canonical, Err: err}
 		}
 	}
 	existing, err := srv.zoneInfo(ctx, canonical)
@@ -175,8 +175,18 @@ func (r *Reconciler) updateZone(ctx context.Context, srv session, t *tally, res 
 }
 
 // ErrCatalogUnsupported is the error of a zone catalog asked of a PowerDNS
-// that takes none through its API (before 5.0), within an *InputError.
-var ErrCatalogUnsupported = errors.New("zone catalog needs PowerDNS 5.0 or later")
+// that has no catalog zones (before 4.7), within an *InputError.
+var ErrCatalogUnsupported = errors.New("zone catalog needs PowerDNS 4.7 or later")
+
+// catalogSupported says whether a PowerDNS of version takes a zone's
+// catalog: catalog zones came with 4.7, and 4.7.3, 4.9.18 and 5.1.5 take
+// and return one through the API with every backend.
+func catalogSupported(version string) error {
+	if !versionAtLeast(version, 4, 7) {
+		return fmt.Errorf("%w: PowerDNS %s", ErrCatalogUnsupported, version)
+	}
+	return nil
+}
 
 // UpdateZone makes EnsureZone change an existing zone where it differs from
 // the spec in what PowerDNS lets its API change: account, catalog,

@@ -107,6 +107,20 @@ func TestZoneSpecChange(t *testing.T) {
 	assert.Equal(t, powerdns.Zone{Masters: []string{"192.0.2.1", "192.0.2.2"}}, put)
 }
 
+func TestCatalogSupported(t *testing.T) {
+	for version, ok := range map[string]bool{
+		"4.7.0": true, "4.7.3": true, "4.9.18": true, "5.1.5": true, "5.0.0-alpha1": true,
+		"4.6.4": false, "4.4.1": false, "": false, "master": false,
+	} {
+		err := catalogSupported(version)
+		if ok {
+			assert.NoError(t, err, version)
+		} else {
+			assert.ErrorIs(t, err, ErrCatalogUnsupported, version)
+		}
+	}
+}
+
 func TestOthersIn(t *testing.T) {
 	obs := obsOf(t, rr(t, "me", "a", "A", "192.0.2.1"), rr(t, "", "b", "A", "192.0.2.1"),
 		rr(t, "them", "c", "A", "192.0.2.1"), rr(t, "them", "d", "A", "192.0.2.1"))

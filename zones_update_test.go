@@ -14,8 +14,8 @@ import (
 // TestEnsureZoneUpdates: with UpdateZone, EnsureZone changes a live zone's
 // account, SOA-EDIT-API and catalog in one PUT, its nameservers in one PATCH
 // while the apex NS are the writer's for the same owner, its kind only with
-// UpdateZoneKind; a zone that already matches costs no write. A catalog on
-// a server before 5.0 is refused before anything is written.
+// UpdateZoneKind; a zone that already matches costs no write. Every server
+// of the matrix (4.7 on) takes a catalog.
 func TestEnsureZoneUpdates(t *testing.T) {
 	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
 		t.Parallel()
@@ -90,16 +90,6 @@ func TestEnsureZoneUpdates(t *testing.T) {
 		assert.Equal(t, patches, rec.counts.Method(http.MethodPatch))
 
 		withCatalog := spec
-		if !srv.AtLeast(5, 0) {
-			withCatalog.Catalog = "catalog.example."
-			requests := rec.counts.Total()
-			_, err = w.EnsureZone(ctx, zone, withCatalog, owner, reconcile.UpdateZone())
-			var input *reconcile.InputError
-			require.ErrorAs(t, err, &input)
-			require.ErrorIs(t, err, reconcile.ErrCatalogUnsupported)
-			assert.Equal(t, requests, rec.counts.Total(), "refused without a request")
-			return
-		}
 		catalog := "cat-" + srv.NewZone(t)
 		_, err = w.EnsureZone(ctx, catalog, reconcile.ZoneSpec{Kind: "Producer", Nameservers: []string{"ns1.example.net."}})
 		require.NoError(t, err)
