@@ -37,7 +37,7 @@ func serialMovesOnWrite(soaEditAPI string) bool {
 }
 
 // desiredHash sums an FNV-1a hash of every RRset of s, with its writer,
-// owner, TTL and records: equal sets hash equal whatever their order, and a
+// owner, note, TTL and records: equal sets hash equal whatever their order, and a
 // change to any RRset changes the sum but by a collision of 64-bit hashes.
 func desiredHash(s *rrset.Set) uint64 {
 	if s == nil {
@@ -49,6 +49,7 @@ func desiredHash(s *rrset.Set) uint64 {
 		h = fnv1a(h*fnvPrime, rr.Type)
 		h = fnv1a(h*fnvPrime, rr.ManagedBy)
 		h = fnv1a(h*fnvPrime, rr.Owner)
+		h = fnv1a(h*fnvPrime, rr.Comment)
 		h = (h ^ uint64(rr.TTL)) * fnvPrime
 		for _, rec := range rr.Records {
 			h = fnv1a(h*fnvPrime, rec)
