@@ -15,7 +15,8 @@ import (
 type Gateway struct {
 	Namespace, Name string
 	Zone            string
-	// Hostnames are owner names as the gateway spells them.
+	// Hostnames are owner names as the gateway spells them: absolute,
+	// with or without the final dot.
 	Hostnames []string
 	// Target is what the CNAMEs point to.
 	Target string
@@ -93,7 +94,14 @@ func (c *Controller) ensure(gw Gateway, host string) (Status, string) {
 	if c.Naive {
 		return c.ensureNaive(gw, host)
 	}
-	want, err := rrset.New(gw.Zone, host, "CNAME", 300, gw.Target)
+	// A gateway spells absolute names, with or without the final dot:
+	// Hostname reads "api.example.org" in zone example.com. as outside it,
+	// where a zone file's reading would make it api.example.org.example.com.
+	name, err := rrset.Hostname(gw.Zone, host)
+	if err != nil {
+		return Status{host, InvalidInput, err.Error()}, ""
+	}
+	want, err := rrset.New(gw.Zone, name, "CNAME", 300, gw.Target)
 	if err != nil {
 		return Status{host, InvalidInput, err.Error()}, ""
 	}

@@ -25,7 +25,7 @@ var allChecks = []string{
 	"the-streak-is-kept-in-the-objects",
 	"a-sustained-loss-collects-across-a-restart",
 	"recreate-brings-no-cname-beside-addresses",
-	"respelling-makes-no-duplicate-and-no-delete",
+	"respelling-writes-nothing",
 }
 
 // TestStory replays the story with the controller built on the library:
@@ -80,7 +80,7 @@ func TestRestartWithoutStoredStreak(t *testing.T) {
 		t.Run(map[bool]string{true: "kept", false: "lost"}[keep], func(t *testing.T) {
 			clock := backofftest.NewClock(storyStart)
 			cluster := NewCluster()
-			gw := Gateway{Namespace: "default", Name: "web", Zone: zone, Target: "gw.example.com.", Hostnames: []string{"www"}}
+			gw := Gateway{Namespace: "default", Name: "web", Zone: zone, Target: "gw.example.com.", Hostnames: []string{"www.example.com"}}
 			start := func() *Controller {
 				return &Controller{Writer: writer, Cluster: cluster, Gate: backoff.NewGate(3, 2*time.Minute, backoff.WithClock(clock))}
 			}
@@ -173,7 +173,7 @@ func TestReenqueuesCountOnce(t *testing.T) {
 func TestTwoGatewaysOneHostname(t *testing.T) {
 	cluster := NewCluster()
 	ctl := &Controller{Writer: writer, Cluster: cluster, Gate: backoff.NewGate(3, 2*time.Minute)}
-	web := Gateway{Namespace: "default", Name: "web", Zone: zone, Target: "gw.example.com.", Hostnames: []string{"www"}}
+	web := Gateway{Namespace: "default", Name: "web", Zone: zone, Target: "gw.example.com.", Hostnames: []string{"www.example.com"}}
 	shop := Gateway{Namespace: "shop", Name: "edge", Zone: zone, Target: "edge.example.net.", Hostnames: []string{"WWW.example.com."}}
 
 	assert.Equal(t, Programmed, ctl.Reconcile(web, true)[0].Reason)
@@ -208,4 +208,19 @@ func assertGolden(t *testing.T, name, got string) {
 	want, err := os.ReadFile(path)
 	require.NoError(t, err, "run go test -update to create it")
 	assert.Equal(t, string(want), got)
+}
+
+// TestHostnamesAsGatewaysSpellThem: a listener's hostname is absolute, dot
+// or not; one outside the zone is invalid input, never a name inside it.
+func TestHostnamesAsGatewaysSpellThem(t *testing.T) {
+	cluster := NewCluster()
+	ctl := &Controller{Writer: writer, Cluster: cluster, Gate: backoff.NewGate(3, 2*time.Minute)}
+	gw := Gateway{Namespace: "default", Name: "web", Zone: zone, Target: "gw.example.com.",
+		Hostnames: []string{"api.example.com", "API.example.com.", "shop.example.org", "www"}}
+	got := ctl.Reconcile(gw, true)
+	require.Len(t, got, 4)
+	assert.Equal(t, Programmed, got[0].Reason)
+	assert.Equal(t, Programmed, got[1].Reason, "one name, two spellings")
+	assert.Equal(t, InvalidInput, got[2].Reason, "outside the zone, not shop.example.org.example.com.")
+	assert.Equal(t, InvalidInput, got[3].Reason, "a hostname is absolute")
 }
