@@ -27,24 +27,31 @@ const (
 	labelHost    = "org.pdnskit.pdnstest.host"
 )
 
-func init() {
-	// The harness removes its own containers (test cleanup, Main, and a
-	// sweep of containers left by dead test binaries), so the Ryuk reaper
-	// is not needed; it also cannot be pulled where no registry answers.
-	// An explicit TESTCONTAINERS_RYUK_DISABLED=false turns it back on.
+// configureDocker sets up testcontainers-go the first time the harness
+// talks to the Docker engine, rather than when pdnstest is imported: a test
+// binary that imports pdnstest and never asks for a server keeps its
+// environment and its testcontainers logger.
+//
+// The harness removes its own containers (test cleanup, Main, and a sweep of
+// containers left by dead test binaries), so the Ryuk reaper is not needed;
+// it also cannot be pulled where no registry answers. An explicit
+// TESTCONTAINERS_RYUK_DISABLED=false turns it back on. testcontainers-go's
+// own logging is silenced unless PDNS_TEST_VERBOSE is set.
+var configureDocker = sync.OnceFunc(func() {
 	if _, set := os.LookupEnv("TESTCONTAINERS_RYUK_DISABLED"); !set {
 		_ = os.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true")
 	}
 	if os.Getenv("PDNS_TEST_VERBOSE") == "" {
 		tclog.SetDefault(quietLogger{})
 	}
-}
+})
 
 type quietLogger struct{}
 
 func (quietLogger) Printf(string, ...any) {}
 
 func dockerAnswers(ctx context.Context) bool {
+	configureDocker()
 	cli, err := testcontainers.NewDockerClientWithOpts(ctx)
 	if err != nil {
 		return false
@@ -55,6 +62,7 @@ func dockerAnswers(ctx context.Context) bool {
 }
 
 func imagePresent(ctx context.Context, image string) bool {
+	configureDocker()
 	cli, err := testcontainers.NewDockerClientWithOpts(ctx)
 	if err != nil {
 		return false
@@ -65,6 +73,7 @@ func imagePresent(ctx context.Context, image string) bool {
 }
 
 func startContainer(ctx context.Context, srv *Server, extra []string) error {
+	configureDocker()
 	sweepOnce.Do(func() { sweepStale(ctx) })
 	// gsqlite3 is what the images are configured for; LMDB is asked for.
 	args := apiArgs(srv.APIKey, "0.0.0.0", 8081)

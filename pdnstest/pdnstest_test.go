@@ -2,6 +2,10 @@ package pdnstest_test
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
@@ -9,11 +13,40 @@ import (
 	"github.com/miekg/dns"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	tclog "github.com/testcontainers/testcontainers-go/log"
 
 	"github.com/pdnskit/reconcile/pdnstest"
 )
 
-func TestMain(m *testing.M) { pdnstest.Main(m) }
+// probeEnv makes the test binary report, before anything else runs, what
+// importing pdnstest changed: TestImportHasNoSideEffects runs it so.
+const probeEnv = "PDNSTEST_IMPORT_PROBE"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(probeEnv) == "1" {
+		_, ryuk := os.LookupEnv("TESTCONTAINERS_RYUK_DISABLED")
+		fmt.Printf("ryuk-variable-set=%t logger=%T\n", ryuk, tclog.Default())
+		return
+	}
+	pdnstest.Main(m)
+}
+
+// TestImportHasNoSideEffects: a test binary that imports pdnstest finds its
+// environment and testcontainers-go's logger as it left them until a test
+// asks for a server.
+func TestImportHasNoSideEffects(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "TESTCONTAINERS_RYUK_DISABLED=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, probeEnv+"=1")
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	assert.Contains(t, string(out), "ryuk-variable-set=false")
+	assert.NotContains(t, string(out), "pdnstest.", "testcontainers-go's logger is its own")
+}
 
 // TestSmoke proves each configured server is a working PowerDNS: a zone
 // created and an RRset written through the API read back through the API

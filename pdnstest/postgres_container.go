@@ -35,6 +35,7 @@ const pgDataDir = "/pdnstest-pgdata"
 // says, trust authentication (the official postgres image does all that
 // with POSTGRES_HOST_AUTH_METHOD=trust).
 func startPostgresContainer(ctx context.Context, image string) (*postgres, error) {
+	configureDocker()
 	sweepOnce.Do(func() { sweepStale(ctx) })
 	nw, err := network.New(ctx, network.WithLabels(harnessLabels()))
 	if err != nil {
@@ -119,6 +120,7 @@ const pgbouncerPort = 6432
 // imageFile reads one file of an image from a container created, never
 // started, for the purpose.
 func imageFile(ctx context.Context, image string, paths []string) ([]byte, error) {
+	configureDocker()
 	cli, err := testcontainers.NewDockerClientWithOpts(ctx)
 	if err != nil {
 		return nil, err
