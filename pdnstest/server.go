@@ -178,10 +178,13 @@ func WithStartTimeout(d time.Duration) Option { return func(o *options) { o.star
 
 // Start starts a PowerDNS server for this test alone and stops it when the
 // test ends. Without WithTarget it runs the first configured target of the
-// wanted backend. It skips the test when no PowerDNS is available, unless
-// PDNS_TEST_REQUIRED=1.
+// wanted backend. It skips the test under -short, and when no PowerDNS is
+// available unless PDNS_TEST_REQUIRED=1.
 func Start(tb testing.TB, opts ...Option) *Server {
 	tb.Helper()
+	if short() {
+		tb.Skipf("pdnstest: %v", errShort)
+	}
 	o := defaultOptions()
 	for _, opt := range opts {
 		opt(&o)

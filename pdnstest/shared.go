@@ -19,6 +19,15 @@ var shared struct {
 	err     error
 }
 
+// errShort is why no server is started under go test -short.
+var errShort = errors.New("-short: no PowerDNS is started")
+
+// short reports whether the test binary runs with -short; false outside a
+// test binary, where testing.Short would panic.
+func short() bool {
+	return flag.Parsed() && flag.Lookup("test.short") != nil && testing.Short()
+}
+
 // Main runs a package's tests and then stops its shared servers. Call it
 // from TestMain:
 //
@@ -26,8 +35,8 @@ var shared struct {
 //
 // A runnable example cannot skip itself, so examples that need a server
 // are named with the suffix "_powerDNS" (ExampleReconciler_Sync_powerDNS),
-// and Main skips them where no PowerDNS is available, as Servers skips
-// tests.
+// and Main skips them where no PowerDNS is available or under -short, as
+// Servers skips tests.
 func Main(m *testing.M) {
 	flag.Parse()
 	skipServerExamples()
@@ -44,15 +53,20 @@ const serverExamples = `^Example\w*_powerDNS$`
 // output: an example cannot skip itself, and one skipped by the flag would
 // vanish without a word.
 func skipServerExamples() {
-	if os.Getenv(EnvRequired) == "1" {
+	var err error
+	switch {
+	case short():
+		err = errShort
+	case os.Getenv(EnvRequired) == "1":
 		return
-	}
-	targets, err := Targets()
-	if err == nil && len(targets) > 0 {
-		return
-	}
-	if err == nil {
-		err = ErrNoServer
+	default:
+		targets, terr := Targets()
+		if terr == nil && len(targets) > 0 {
+			return
+		}
+		if err = terr; err == nil {
+			err = ErrNoServer
+		}
 	}
 	skip := flag.Lookup("test.skip")
 	if skip == nil {
@@ -73,11 +87,13 @@ func skipNotice(reason error) string {
 }
 
 // Servers returns the shared servers, one per configured target, starting
-// them (concurrently) on first use. It skips tb when no PowerDNS is
-// available, unless PDNS_TEST_REQUIRED=1; a configured server that fails to
-// start fails tb.
+// them (concurrently) on first use. It skips tb under -short, and when no PowerDNS is available unless
+// PDNS_TEST_REQUIRED=1; a configured server that fails to start fails tb.
 func Servers(tb testing.TB) []*Server {
 	tb.Helper()
+	if short() {
+		tb.Skipf("pdnstest: %v", errShort)
+	}
 	startSharedOnce()
 	if shared.err != nil {
 		skipOrFail(tb, shared.err)
@@ -87,8 +103,11 @@ func Servers(tb testing.TB) []*Server {
 
 // SharedServer returns the first shared server, starting the shared servers
 // on first use, for runnable examples, which have no testing.TB (see Main).
-// Main stops it.
+// Main stops it. Under -short it starts nothing and returns an error.
 func SharedServer() (*Server, error) {
+	if short() {
+		return nil, errShort
+	}
 	startSharedOnce()
 	if shared.err != nil {
 		return nil, shared.err
