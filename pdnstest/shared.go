@@ -12,11 +12,14 @@ import (
 )
 
 // The servers shared by a test binary: one per configured target, started
-// on first use and stopped by Main. Tests stay isolated by zone.
+// on first use and stopped by Main, or those another process runs, named by
+// EnvServers, which Main leaves running. Tests stay isolated by zone.
 var shared struct {
 	once    sync.Once
 	servers []*Server
 	err     error
+	// attached is true when the servers are another process's.
+	attached bool
 }
 
 // errShort is why no server is started under go test -short.
@@ -37,6 +40,9 @@ func short() bool {
 // are named with the suffix "_powerDNS" (ExampleReconciler_Sync_powerDNS),
 // and Main skips them where no PowerDNS is available or under -short, as
 // Servers skips tests.
+//
+// Where EnvServers names running servers, Main leaves them running for the
+// other test binaries of the run.
 func Main(m *testing.M) {
 	flag.Parse()
 	skipServerExamples()
@@ -58,6 +64,8 @@ func skipServerExamples() {
 	case short():
 		err = errShort
 	case os.Getenv(EnvRequired) == "1":
+		return
+	case os.Getenv(EnvServers) != "":
 		return
 	default:
 		targets, terr := Targets()
@@ -87,7 +95,8 @@ func skipNotice(reason error) string {
 }
 
 // Servers returns the shared servers, one per configured target, starting
-// them (concurrently) on first use. It skips tb under -short, and when no PowerDNS is available unless
+// them (concurrently) on first use, or those EnvServers names. It skips tb
+// under -short, and when no PowerDNS is available unless
 // PDNS_TEST_REQUIRED=1; a configured server that fails to start fails tb.
 func Servers(tb testing.TB) []*Server {
 	tb.Helper()
@@ -116,7 +125,15 @@ func SharedServer() (*Server, error) {
 }
 
 func startSharedOnce() {
-	shared.once.Do(func() { shared.servers, shared.err = startShared() })
+	shared.once.Do(func() {
+		if path := os.Getenv(EnvServers); path != "" {
+			shared.servers, shared.err = attachServers(path)
+			// Another process stops them: Main leaves them be.
+			shared.attached = true
+			return
+		}
+		shared.servers, shared.err = startShared()
+	})
 }
 
 // ForEachServer runs fn as a subtest against every shared server, named after
@@ -129,29 +146,9 @@ func ForEachServer(t *testing.T, fn func(t *testing.T, srv *Server)) {
 }
 
 func startShared() ([]*Server, error) {
-	targets, err := Targets()
+	servers, err := LaunchAll(context.Background())
 	if err != nil {
-		return nil, err
-	}
-	if len(targets) == 0 {
-		return nil, ErrNoServer
-	}
-	servers := make([]*Server, len(targets))
-	errs := make([]error, len(targets))
-	var wg sync.WaitGroup
-	for i, t := range targets {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			servers[i], errs[i] = start(context.Background(), t, defaultOptions())
-			if errs[i] != nil {
-				errs[i] = fmt.Errorf("start %s: %w", t, errs[i])
-			}
-		}()
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		// Keep what started so that Main still stops it.
+		// Keep what started so that stopShared stops it.
 		shared.servers = servers
 		stopShared()
 		return nil, err
@@ -160,6 +157,9 @@ func startShared() ([]*Server, error) {
 }
 
 func stopShared() {
+	if shared.attached {
+		return
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var wg sync.WaitGroup
