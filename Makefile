@@ -21,16 +21,24 @@ all: lint test
 
 ## test: every test of every module, with -race, against real PowerDNS servers (4.7, 4.9, 5.1; gsqlite3,
 ## LMDB, and gpgsql as two frontends on one PostgreSQL behind a round-robin); then fails if anything the
-## tests printed (all of it, -v, kept in TEST_LOG) holds an API key of the harness
+## tests printed (all of it, -v, kept in TEST_LOG) holds an API key of the harness. The servers are
+## started once, by the pdnstest command, and shared by every test binary of every module
+## (PDNS_TEST_SERVERS); a test that kills or restarts a server starts its own.
 TEST_LOG   ?= $(CURDIR)/.cache/test.log
 TEST_FLAGS ?= -v
+# TEST_P is how many test binaries go test runs at once. They spend most of
+# their time waiting on PowerDNS, so more than the CPUs keeps the CPUs busy.
+TEST_P     ?= 4
 NO_API_KEY := internal/tools/no-api-key.sh
+PDNSTEST   := $(BIN)/pdnstest
 test:
 	@mkdir -p $(dir $(TEST_LOG))
 	@status=0; \
-	bash -o pipefail -c 'eval "$$($(SERVERS))" && { rc=0; for m in $(MODULES); do $(GO) -C $$m test -race -count=1 -timeout 20m $(TEST_FLAGS) $(PKGS) || rc=1; done; exit $$rc; } 2>&1 | tee $(TEST_LOG)' || status=$$?; \
+	bash -o pipefail -c 'eval "$$($(SERVERS))" && $(GO) build -o $(PDNSTEST) ./pdnstest/cmd/pdnstest && $(PDNSTEST) bash -c "$$GO_TEST_MODULES" 2>&1 | tee $(TEST_LOG)' || status=$$?; \
 	$(NO_API_KEY) $(TEST_LOG) || status=1; \
 	exit $$status
+# GO_TEST_MODULES is the go test of every module that make test runs under the pdnstest command.
+test: export GO_TEST_MODULES = rc=0; for m in $(MODULES); do $(GO) -C $$m test -race -count=1 -p $(TEST_P) -timeout 20m $(TEST_FLAGS) $(PKGS) || rc=1; done; exit $$rc
 
 .PHONY: fuzz reliability
 FUZZTIME        ?= 20s
@@ -52,10 +60,10 @@ reliability: tools
 	$(NO_API_KEY) $(RELIABILITY_LOG) $(RELIABILITY_LOG).tests RELIABILITY.md || status=1; \
 	exit $$status
 
-## test-unit: the tests that need no PowerDNS, in every module
+## test-unit: the tests that need no PowerDNS (-short: the harness starts none and skips the rest), in every module
 test-unit:
 	@rc=0; for m in $(MODULES); do \
-		PDNS_TEST_PROVIDER=process PDNS_TEST_ROOTS=none $(GO) -C $$m test -race -count=1 -short $(PKGS) || rc=1; \
+		$(GO) -C $$m test -race -count=1 -short $(PKGS) || rc=1; \
 	done; exit $$rc
 
 ## lint: gofmt; in every module go vet, golangci-lint and a go.mod/go.sum that go mod tidy leaves alone;
