@@ -29,6 +29,10 @@ TEST_FLAGS ?= -v
 # TEST_P is how many test binaries go test runs at once. They spend most of
 # their time waiting on PowerDNS, so more than the CPUs keeps the CPUs busy.
 TEST_P     ?= 4
+# TEST_FIRST are the library's packages whose tests take longest (the fault,
+# race and load tests), listed before the rest so that go test starts them
+# first rather than last.
+TEST_FIRST ?= $(patsubst %,./%,$(wildcard internal/testing/reliability))
 NO_API_KEY := internal/tools/no-api-key.sh
 PDNSTEST   := $(BIN)/pdnstest
 test:
@@ -38,7 +42,8 @@ test:
 	$(NO_API_KEY) $(TEST_LOG) || status=1; \
 	exit $$status
 # GO_TEST_MODULES is the go test of every module that make test runs under the pdnstest command.
-test: export GO_TEST_MODULES = rc=0; for m in $(MODULES); do $(GO) -C $$m test -race -count=1 -p $(TEST_P) -timeout 20m $(TEST_FLAGS) $(PKGS) || rc=1; done; exit $$rc
+test: export GO_TEST_MODULES = rc=0; for m in $(MODULES); do first=; [ $$m = . ] && first="$(TEST_FIRST)"; \
+	$(GO) -C $$m test -race -count=1 -p $(TEST_P) -timeout 20m $(TEST_FLAGS) $$first $(PKGS) || rc=1; done; exit $$rc
 
 .PHONY: fuzz reliability
 FUZZTIME        ?= 20s
