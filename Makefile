@@ -42,8 +42,9 @@ test:
 	$(NO_API_KEY) $(TEST_LOG) || status=1; \
 	exit $$status
 # GO_TEST_MODULES is the go test of every module that make test runs under the pdnstest command.
-test: export GO_TEST_MODULES = rc=0; for m in $(MODULES); do first=; [ $$m = . ] && first="$(TEST_FIRST)"; \
-	$(GO) -C $$m test -race -count=1 -p $(TEST_P) -timeout 20m $(TEST_FLAGS) $$first $(PKGS) || rc=1; done; exit $$rc
+test: export GO_TEST_MODULES = rc=0; for m in $(MODULES); do first=; [ $$m = . ] && first="$(TEST_FIRST)"; began=$$SECONDS; \
+	$(GO) -C $$m test -race -count=1 -p $(TEST_P) -timeout 20m $(TEST_FLAGS) $$first $(PKGS) || rc=1; \
+	echo "make test: module $$m in $$((SECONDS - began)) s"; done; exit $$rc
 
 .PHONY: fuzz reliability
 FUZZTIME        ?= 20s
