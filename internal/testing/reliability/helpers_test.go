@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -24,7 +25,15 @@ import (
 	"github.com/pdnskit/reconcile/rrset"
 )
 
-func TestMain(m *testing.M) { pdnstest.Main(m) }
+// TestMain runs the tests on servers of their own even where a whole test
+// run shares one set (pdnstest.EnvServers): they judge how long requests
+// take and how PowerDNS answers under their own load, which test binaries
+// writing to the same servers at the same time would change (4.7.3's
+// gsqlite3 answers 'database is locked' to more of them).
+func TestMain(m *testing.M) {
+	_ = os.Unsetenv(pdnstest.EnvServers)
+	pdnstest.Main(m)
+}
 
 // logBuffer collects what a Reconciler logs, at every level.
 type logBuffer struct {
