@@ -156,6 +156,23 @@ func attachServers(path string) ([]*Server, error) {
 				Client: powerdns.New(fe.URL, "localhost", powerdns.WithAPIKey(r.APIKey)),
 			})
 		}
+		if len(srv.Frontends) > 0 {
+			// A round-robin of this test binary's own, as where it starts
+			// the server: consecutive requests of this binary alternate,
+			// whatever the other binaries send.
+			urls := make([]string, len(srv.Frontends))
+			for j, fe := range srv.Frontends {
+				urls[j] = fe.URL
+			}
+			rr, err := startRoundRobin(urls)
+			if err != nil {
+				errs[i] = fmt.Errorf("shared server %s: %w", srv.Name(), err)
+				continue
+			}
+			srv.URL = rr.url
+			srv.Client = powerdns.New(rr.url, "localhost", powerdns.WithAPIKey(r.APIKey))
+			srv.stop = func(context.Context) error { return rr.close() }
+		}
 		servers[i] = srv
 		wg.Add(1)
 		go func() {
@@ -177,6 +194,11 @@ func attachServers(path string) ([]*Server, error) {
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
+		for _, srv := range servers {
+			if srv != nil {
+				_ = srv.Stop(context.Background())
+			}
+		}
 		return nil, err
 	}
 	return servers, nil

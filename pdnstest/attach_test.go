@@ -59,7 +59,18 @@ func TestServersHandover(t *testing.T) {
 	for i, got := range read {
 		want := written[i]
 		assert.Equal(t, want.Target, got.Target)
-		assert.Equal(t, want.URL, got.URL)
+		if len(want.Frontends) == 0 {
+			assert.Equal(t, want.URL, got.URL)
+		} else {
+			// A round-robin of the reading binary's own, in front of the
+			// frontends.
+			assert.NotEqual(t, want.URL, got.URL)
+			for range 2 {
+				v, err := fetchVersion(context.Background(), got.URL, key)
+				require.NoError(t, err)
+				assert.Equal(t, want.Version, v)
+			}
+		}
 		assert.Equal(t, want.APIKey, got.APIKey)
 		assert.Equal(t, want.DNSAddr, got.DNSAddr)
 		assert.Equal(t, want.Version, got.Version)
@@ -74,7 +85,16 @@ func TestServersHandover(t *testing.T) {
 		}
 		assert.ErrorIs(t, got.Kill(context.Background()), errAttached)
 		assert.ErrorIs(t, got.Restart(context.Background()), errAttached)
-		assert.NoError(t, got.Stop(context.Background()), "stopping is its owner's business")
+		require.NoError(t, got.Stop(context.Background()))
+		if len(want.Frontends) > 0 {
+			_, err := fetchVersion(context.Background(), got.URL, key)
+			assert.Error(t, err, "Stop closes the binary's own round-robin")
+		}
+	}
+	// The servers themselves are their owner's: still there.
+	for _, s := range []*httptest.Server{api, front} {
+		_, err := fetchVersion(context.Background(), s.URL, key)
+		assert.NoError(t, err)
 	}
 }
 

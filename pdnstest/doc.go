@@ -57,12 +57,16 @@
 // reach them to a file readable by its owner only (WriteServers), runs the
 // command with EnvServers naming that file, and stops the servers when the
 // command ends, also when it is interrupted. A test binary that finds
-// EnvServers set uses those servers instead of starting its own, and Main
+// EnvServers set uses those servers instead of starting its own (with a
+// round-robin of its own in front of a gpgsql server's frontends, so that
+// its consecutive requests alternate whatever the others send), and Main
 // leaves them running; a server so shared refuses Kill and Restart, and
 // Start still starts a server of the test's own from the variables below.
 // Test binaries that run at once share the servers: tests stay isolated by
 // zone, and NewZone's names carry 64 random bits, so that zones from
-// different binaries do not meet.
+// different binaries do not meet. What they do not share is load: a package
+// whose tests judge timing, or PowerDNS's answers under its own load, can
+// unset EnvServers in its TestMain before Main to run on servers of its own.
 //
 // # Variables
 //

@@ -18,8 +18,6 @@ var shared struct {
 	once    sync.Once
 	servers []*Server
 	err     error
-	// attached is true when the servers are another process's.
-	attached bool
 }
 
 // errShort is why no server is started under go test -short.
@@ -127,9 +125,9 @@ func SharedServer() (*Server, error) {
 func startSharedOnce() {
 	shared.once.Do(func() {
 		if path := os.Getenv(EnvServers); path != "" {
+			// Another process stops them: Main stops only what this
+			// binary added (its round-robins).
 			shared.servers, shared.err = attachServers(path)
-			// Another process stops them: Main leaves them be.
-			shared.attached = true
 			return
 		}
 		shared.servers, shared.err = startShared()
@@ -157,9 +155,6 @@ func startShared() ([]*Server, error) {
 }
 
 func stopShared() {
-	if shared.attached {
-		return
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var wg sync.WaitGroup
