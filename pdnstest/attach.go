@@ -114,6 +114,15 @@ func WriteServers(path string, servers []*Server) error {
 var errAttached = errors.New("pdnstest: a server shared by every test binary of the run " +
 	"cannot be killed or restarted: start one for the test with Start")
 
+// shareable reports whether test binaries can share srv. gsqlite3 before
+// 4.8 answers 500 ('database is locked') to writes that several test
+// binaries send at once, where one binary's own tests never met it: each
+// test binary runs such a server of its own, as without EnvServers. It
+// starts in a second or two.
+func shareable(srv *Server) bool {
+	return srv.Backend != GSQLite3 || srv.AtLeast(4, 8)
+}
+
 // attachTimeout bounds how long attachServers waits for a server to answer.
 var attachTimeout = 10 * time.Second
 
@@ -172,6 +181,20 @@ func attachServers(path string) ([]*Server, error) {
 			srv.URL = rr.url
 			srv.Client = powerdns.New(rr.url, "localhost", powerdns.WithAPIKey(r.APIKey))
 			srv.stop = func(context.Context) error { return rr.close() }
+		}
+		if !shareable(srv) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				// Started and stopped as without EnvServers; a server
+				// that did not start whole is still stopped.
+				var err error
+				servers[i], err = start(context.Background(), srv.Target, defaultOptions())
+				if err != nil {
+					errs[i] = fmt.Errorf("start %s: %w", srv.Target, err)
+				}
+			}()
+			continue
 		}
 		servers[i] = srv
 		wg.Add(1)

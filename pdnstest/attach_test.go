@@ -149,3 +149,25 @@ func TestWriteServersRefusesAMissingServer(t *testing.T) {
 	_, statErr := os.Stat(path)
 	assert.True(t, errors.Is(statErr, os.ErrNotExist), "nothing written")
 }
+
+// TestShareable: only gsqlite3 before 4.8 is run by every test binary for
+// itself.
+func TestShareable(t *testing.T) {
+	cases := []struct {
+		version string
+		backend Backend
+		want    bool
+	}{
+		{"4.7.3", GSQLite3, false},
+		{"4.8.0", GSQLite3, true},
+		{"4.9.18", GSQLite3, true},
+		{"5.1.5", GSQLite3, true},
+		{"4.7.3", LMDB, true},
+		{"4.9.18", GPGSQL, true},
+	}
+	for _, c := range cases {
+		t.Run(c.version+"-"+string(c.backend), func(t *testing.T) {
+			assert.Equal(t, c.want, shareable(&Server{Version: c.version, Backend: c.backend}))
+		})
+	}
+}
