@@ -64,7 +64,10 @@
 // Start still starts a server of the test's own from the variables below.
 // Test binaries that run at once share the servers: tests stay isolated by
 // zone, and NewZone's names carry 64 random bits, so that zones from
-// different binaries do not meet. What they do not share is load: a package
+// different binaries do not meet. A gsqlite3 server before 4.8 is the
+// exception: it answers 500 ('database is locked') to writes that several
+// binaries send at once, so each binary runs one of its own, as without
+// EnvServers. Nor do they share load: a package
 // whose tests judge timing, or PowerDNS's answers under its own load, can
 // unset EnvServers in its TestMain before Main to run on servers of its own.
 //
