@@ -18,7 +18,7 @@ import (
 	"github.com/pdnskit/reconcile/rrset"
 )
 
-// Regression tests for faults found by internal/reliability: each needs a
+// Regression tests for faults found by internal/testing/reliability: each needs a
 // server answering what PowerDNS never answers, so a fault proxy stands
 // between the Reconciler and a real PowerDNS.
 

@@ -159,7 +159,7 @@ func runReport(ctx context.Context, f flags) error {
 	}
 
 	if !f.skipFaults {
-		args := []string{"-race", "-count=1", "-timeout", "20m", "./internal/reliability/...", "./internal/faultproxy/..."}
+		args := []string{"-race", "-count=1", "-timeout", "20m", "./internal/testing/reliability/...", "./internal/testing/faultproxy/..."}
 		rep.FaultsCmd = "go test " + strings.Join(args, " ")
 		fmt.Fprintln(os.Stderr, "[reliability] faults:", rep.FaultsCmd)
 		rep.Faults, err = report.RunTests(ctx, root, os.Stderr, logw, args...)
