@@ -141,11 +141,15 @@ func decide(in intent, obs *observation, ru rules, rec recall) decision {
 	opts := append(slices.Clip(ru.conflicts), conflict.WithDisabledLive(obs.disabled...))
 	checked := conflict.CheckPlan(plan, live, opts...)
 	d.blocked = append(d.blocked, checked.Conflicts...)
-	if len(checked.Displaced) > 0 {
+	displaced := make(map[rrset.Key]bool, len(checked.Displaced))
+	for _, rr := range checked.Displaced {
+		displaced[rr.Key()] = true
+	}
+	if len(displaced) > 0 {
 		// A takeover deletes a held-back RRset in the same PATCH as the
 		// write that needs its place: it is no longer deferred.
 		d.deferred = slices.DeleteFunc(d.deferred, func(def Deferral) bool {
-			return slices.ContainsFunc(checked.Displaced, func(rr rrset.RRset) bool { return rr.Key() == def.RRset.Key() })
+			return displaced[def.RRset.Key()]
 		})
 	}
 
@@ -168,7 +172,7 @@ func decide(in intent, obs *observation, ru rules, rec recall) decision {
 			d.handovers = append(d.handovers, Handover{Key: c.Key(), From: c.Old.Owner, To: c.New.Owner})
 		case c.Op == rrset.OpDelete && c.Old.ManagedBy != ru.writer:
 			d.locking = true // a takeover, or a Remove that adopts
-		case c.Op == rrset.OpDelete && slices.ContainsFunc(checked.Displaced, func(rr rrset.RRset) bool { return rr.Key() == c.Key() }):
+		case c.Op == rrset.OpDelete && displaced[c.Key()]:
 			d.locking = true // a takeover of the writer's own RRset
 		}
 	}
