@@ -56,30 +56,6 @@ func gather(t *testing.T, m *metrics.Metrics, name string) []series {
 	return out
 }
 
-// value returns the value of the series of family name with labels, and 0
-// when there is none.
-func value(t *testing.T, m *metrics.Metrics, name string, labels map[string]string) float64 {
-	t.Helper()
-	for _, s := range gather(t, m, name) {
-		if equalLabels(s.labels, labels) {
-			return s.value
-		}
-	}
-	return 0
-}
-
-func equalLabels(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
-}
-
 func change(t *testing.T, op rrset.Op, name string) rrset.Change {
 	t.Helper()
 	rs, err := rrset.New("example.com.", name, "A", 300, "192.0.2.1")

@@ -162,7 +162,8 @@ func TestShareable(t *testing.T) {
 		{"4.8.0", GSQLite3, true},
 		{"4.9.18", GSQLite3, true},
 		{"5.1.5", GSQLite3, true},
-		{"4.7.3", LMDB, true},
+		{"4.9.18", LMDB, false},
+		{"5.1.5", LMDB, false},
 		{"4.9.18", GPGSQL, true},
 	}
 	for _, c := range cases {

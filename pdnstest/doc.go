@@ -64,10 +64,12 @@
 // Start still starts a server of the test's own from the variables below.
 // Test binaries that run at once share the servers: tests stay isolated by
 // zone, and NewZone's names carry 64 random bits, so that zones from
-// different binaries do not meet. A gsqlite3 server before 4.8 is the
-// exception: it answers 500 ('database is locked') to writes that several
-// binaries send at once, so each binary runs one of its own, as without
-// EnvServers. Nor do they share load: a package
+// different binaries do not meet. Two kinds of server are the exception,
+// and each binary runs one of its own, as without EnvServers: gsqlite3
+// before 4.8, which answers 500 ('database is locked') to writes that
+// several binaries send at once, and LMDB, which hands a deleted zone's
+// RRset comments to the next zone that gets its id, whichever binary
+// created it. Nor do they share load: a package
 // whose tests judge timing, or PowerDNS's answers under its own load, can
 // unset EnvServers in its TestMain before Main to run on servers of its own.
 //

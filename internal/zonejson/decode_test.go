@@ -18,6 +18,7 @@ type mirror struct {
 	Name       string `json:"name"`
 	SOAEditAPI string `json:"soa_edit_api"`
 	SOAEdit    string `json:"soa_edit"`
+	Serial     uint32 `json:"serial"`
 	RRsets     []struct {
 		Name    string `json:"name"`
 		Type    string `json:"type"`
@@ -35,7 +36,7 @@ type mirror struct {
 }
 
 func (m mirror) zone() Zone {
-	z := Zone{Name: m.Name, SOAEditAPI: m.SOAEditAPI, SOAEdit: m.SOAEdit}
+	z := Zone{Name: m.Name, SOAEditAPI: m.SOAEditAPI, SOAEdit: m.SOAEdit, Serial: m.Serial}
 	for _, rr := range m.RRsets {
 		out := RRset{Name: rr.Name, Type: rr.Type, TTL: rr.TTL}
 		for _, r := range rr.Records {
