@@ -394,44 +394,31 @@ func (o OwnerOption) applyToEnsureZone(c *objectConfig) { c.owner = o.ref }
 // printable characters of valid UTF-8, none of them a space of any kind.
 func WithOwner(ref string) OwnerOption { return OwnerOption{ref: ref} }
 
-func newSyncConfig(opts []SyncOption) syncConfig {
-	var c syncConfig
+// configure applies the non-nil options of one call to a fresh config.
+func configure[C any, O any](opts []O, apply func(O, *C)) C {
+	var c C
 	for _, opt := range opts {
-		if opt != nil {
-			opt.applyToSync(&c)
+		if any(opt) != nil {
+			apply(opt, &c)
 		}
 	}
 	return c
+}
+
+func newSyncConfig(opts []SyncOption) syncConfig {
+	return configure(opts, SyncOption.applyToSync)
 }
 
 func newApplyConfig(opts []ApplyOption) objectConfig {
-	var c objectConfig
-	for _, opt := range opts {
-		if opt != nil {
-			opt.applyToApply(&c)
-		}
-	}
-	return c
+	return configure(opts, ApplyOption.applyToApply)
 }
 
 func newEnsureZoneConfig(opts []EnsureZoneOption) objectConfig {
-	var c objectConfig
-	for _, opt := range opts {
-		if opt != nil {
-			opt.applyToEnsureZone(&c)
-		}
-	}
-	return c
+	return configure(opts, EnsureZoneOption.applyToEnsureZone)
 }
 
 func newRemoveConfig(opts []RemoveOption) objectConfig {
-	var c objectConfig
-	for _, opt := range opts {
-		if opt != nil {
-			opt.applyToRemove(&c)
-		}
-	}
-	return c
+	return configure(opts, RemoveOption.applyToRemove)
 }
 
 // validOwner reports why ref cannot be recorded as an owner, or "". An

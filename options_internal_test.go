@@ -66,3 +66,14 @@ func TestNewRefusesBadConfig(t *testing.T) {
 	assert.Equal(t, "external-dns", r.ManagedBy())
 	assert.Equal(t, "127.0.0.1:53", r.cfg.dnsAddr)
 }
+
+// TestCallOptions: each call's options are applied in order, nil ones
+// skipped, and WithOwner serves every call that records an owner.
+func TestCallOptions(t *testing.T) {
+	sc := newSyncConfig([]SyncOption{nil, ForceDeletes(), WithOwner("a"), Teardown(), WithOwner("b")})
+	assert.Equal(t, syncConfig{forceDeletes: true, teardown: true, owner: "b"}, sc)
+	assert.Equal(t, objectConfig{owner: "a"}, newApplyConfig([]ApplyOption{nil, WithOwner("a")}))
+	assert.Equal(t, objectConfig{owner: "a"}, newRemoveConfig([]RemoveOption{WithOwner("a"), nil}))
+	assert.Equal(t, objectConfig{owner: "a"}, newEnsureZoneConfig([]EnsureZoneOption{WithOwner("a")}))
+	assert.Equal(t, objectConfig{}, newApplyConfig(nil))
+}
