@@ -116,8 +116,8 @@ func TestServersHandoverRefused(t *testing.T) {
 	}
 	stale := filepath.Join(dir, "stale.json")
 	require.NoError(t, WriteServers(stale, []*Server{{
-		Target: Target{Provider: Container, Image: "i", Backend: LMDB},
-		URL:    goneURL, APIKey: key, Version: "5.1.5", Backend: LMDB,
+		Target: Target{Provider: Container, Image: "i", Backend: GSQLite3},
+		URL:    goneURL, APIKey: key, Version: "5.1.5", Backend: GSQLite3,
 	}}))
 	cases := []struct {
 		name, path, want string
