@@ -76,7 +76,7 @@ const whatRuns = `## What runs where
 |---|---|---|
 | faults: PowerDNS killed mid-Sync, fault proxy, replicas and writers racing, API key, redirects, TLS | ` + "`internal/testing/reliability/*_test.go`" + `, ` + "`internal/testing/faultproxy`" + ` | yes, on every server of the matrix |
 | regression tests of the fixes below | ` + "`faults_test.go`" + ` (module root) | yes |
-| load smoke tests (3 zones × 50 RRsets, one writer; 3 zones × 200 RRsets, two writers × two replicas) | ` + "`internal/reliability/load_test.go`" + ` | yes |
+| load smoke tests (3 zones × 50 RRsets, one writer; 3 zones × 200 RRsets, two writers × two replicas) | ` + "`internal/testing/reliability/load_test.go`" + ` | yes |
 | load figures (zones × 1,000 RRsets with one writer; 200 zones × 1,000 RRsets with two writers × two replicas; a 100,000-RRset zone) on gsqlite3, LMDB and gpgsql | ` + "`bin/reliability load` (make tools)" + ` | no: minutes of work; ` + "`make reliability`" + ` |
 | fuzz campaigns, every ` + "`Fuzz…`" + ` of the module | ` + "`make fuzz`" + ` (FUZZTIME each, default 20s) | seeds and crashers in testdata/fuzz are replayed by every ` + "`go test`" + `; campaigns run in ` + "`make fuzz`" + ` / ` + "`make reliability`" + ` |
 | API key never printed | ` + "`internal/tools/no-api-key.sh`" + ` greps the whole output of ` + "`make test`" + ` and ` + "`make reliability`" + ` (and this file) for the prefix every key of the test harness starts with (pdnstest.APIKeyPrefix) | yes |
