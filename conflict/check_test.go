@@ -490,26 +490,35 @@ func TestCheck(t *testing.T) {
 	for _, tc := range checkCases {
 		t.Run(tc.name, func(t *testing.T) {
 			res := tc.run(t)
-			want := tc.plan
-			if want == nil {
-				want = []string{}
-			}
-			assert.Equal(t, want, changes(res.Plan), "plan:\n%s", res.Plan)
-			assert.Equal(t, tc.conflicts, nilIfEmpty(strs(res.Conflicts)))
-			if tc.kinds != nil {
-				var got []conflict.Kind
-				for _, c := range res.Conflicts {
-					got = append(got, c.Kind)
-				}
-				assert.Equal(t, tc.kinds, got)
-			}
+			assertCheckResult(t, tc, res)
 			for _, c := range res.Conflicts {
 				assert.Equal(t, c.Key, c.RRset.Key(), "Conflict.Key is the blocked RRset's")
 				assert.Equal(t, gwOr(tc.writer), c.RRset.ManagedBy, "the blocked RRset carries the writer")
-				assert.False(t, planHas(res.Plan, c.Key), "%s is blocked yet in the plan", c.Key)
-				assertIntrinsic(t, c)
 			}
 		})
+	}
+}
+
+// assertCheckResult holds a Check's result to its case: the plan, the
+// conflicts and their kinds, no blocked key in the plan, and Kind.Intrinsic.
+func assertCheckResult(t *testing.T, tc checkCase, res conflict.Result) {
+	t.Helper()
+	want := tc.plan
+	if want == nil {
+		want = []string{}
+	}
+	assert.Equal(t, want, changes(res.Plan), "plan:\n%s", res.Plan)
+	assert.Equal(t, tc.conflicts, nilIfEmpty(strs(res.Conflicts)))
+	if tc.kinds != nil {
+		var got []conflict.Kind
+		for _, c := range res.Conflicts {
+			got = append(got, c.Kind)
+		}
+		assert.Equal(t, tc.kinds, got)
+	}
+	for _, c := range res.Conflicts {
+		assert.False(t, planHas(res.Plan, c.Key), "%s is blocked yet in the plan", c.Key)
+		assertIntrinsic(t, c)
 	}
 }
 

@@ -177,24 +177,7 @@ var occlusionCheckCases = []checkCase{
 func TestCheckOccluded(t *testing.T) {
 	for _, tc := range occlusionCheckCases {
 		t.Run(tc.name, func(t *testing.T) {
-			res := tc.run(t)
-			want := tc.plan
-			if want == nil {
-				want = []string{}
-			}
-			assert.Equal(t, want, changes(res.Plan), "plan:\n%s", res.Plan)
-			assert.Equal(t, tc.conflicts, nilIfEmpty(strs(res.Conflicts)))
-			if tc.kinds != nil {
-				var got []conflict.Kind
-				for _, c := range res.Conflicts {
-					got = append(got, c.Kind)
-				}
-				assert.Equal(t, tc.kinds, got)
-			}
-			for _, c := range res.Conflicts {
-				assert.False(t, planHas(res.Plan, c.Key), "%s is blocked yet in the plan", c.Key)
-				assertIntrinsic(t, c)
-			}
+			assertCheckResult(t, tc, tc.run(t))
 		})
 	}
 }
