@@ -42,6 +42,9 @@ test:
 	@status=0; \
 	bash -o pipefail -c 'eval "$$($(SERVERS))" && $(GO) build -o $(PDNSTEST) ./pdnstest/cmd/pdnstest && $(PDNSTEST) bash -c "$$GO_TEST_MODULES" 2>&1 | tee $(TEST_LOG)' || status=$$?; \
 	$(NO_API_KEY) $(TEST_LOG) || status=1; \
+	if [ $$status != 0 ]; then echo "make test: what failed (whole output in $(TEST_LOG)):"; \
+		grep -E -A 6 -- '^\s+Error Trace:|^panic:' $(TEST_LOG) | tail -n 80; \
+		grep -E -- '^ *--- FAIL|^FAIL' $(TEST_LOG) | tail -n 40; fi; \
 	exit $$status
 # GO_TEST_MODULES is the go test of every module that make test runs under the pdnstest command.
 test: export GO_TEST_MODULES = rc=0; for m in $(MODULES); do first=; [ $$m = . ] && first="$(TEST_FIRST)"; began=$$SECONDS; \
