@@ -25,6 +25,12 @@ import (
 // names above rr's, up to the apex, one request each, for an NS or a DNAME
 // that would hide it (conflict.Occluded); a create of an NS or a DNAME
 // below the apex reads the whole zone, for the data it would hide.
+//
+// Operations on one zone take turns within a Reconciler, but an Apply that
+// has nothing to send does not wait for them: while another operation of
+// the zone is writing, it reads its name and, when the RRset is as asked
+// (or the write is blocked before PowerDNS would see it), returns at once.
+// One that writes waits for its turn and reads again in it.
 func (r *Reconciler) Apply(ctx context.Context, zone string, rr rrset.RRset, opts ...ApplyOption) (res Result, err error) {
 	defer r.observed(OperationApply, zone, time.Now(), &res, &err)
 	rc := newApplyConfig(opts)

@@ -1,6 +1,7 @@
 package reconcile_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"testing"
@@ -560,5 +561,79 @@ func TestBlockedCreateRetry(t *testing.T) {
 		assert.Empty(t, res.Blocked)
 		require.Len(t, res.Applied, 1)
 		assert.Equal(t, []string{"www." + zone}, liveContents(t, srv, zone, "api."+zone, "CNAME"))
+	})
+}
+
+// TestSteadyApplyDoesNotWait: while one Apply of the zone is in the middle
+// of its write (its PATCH held back), an Apply of another key that has
+// nothing to change ends at once, with its one read, and so does one that
+// another writer blocks; an Apply that changes something waits for the
+// write in progress and goes through after it.
+func TestSteadyApplyDoesNotWait(t *testing.T) {
+	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
+		t.Parallel()
+		ctx := pdnstest.Context(t)
+		zone := srv.NewZone(t)
+		w, rec := newWriter(t, srv, "dns-operator")
+		other, _ := newWriter(t, srv, "external-dns")
+		reads := 1
+		if srv.Backend == pdnstest.LMDB && !srv.AtLeast(5, 1) {
+			reads++
+		}
+		a := pdnstest.MustRRset(t, zone, "a", "A", 300, "192.0.2.1")
+		steady := pdnstest.MustRRset(t, zone, "steady", "A", 300, "192.0.2.1")
+		changed := pdnstest.MustRRset(t, zone, "changed", "A", 300, "192.0.2.1")
+		for _, rr := range []rrset.RRset{a, steady, changed} {
+			_, err := w.Apply(ctx, zone, rr)
+			require.NoError(t, err)
+		}
+		_, err := other.Apply(ctx, zone, pdnstest.MustRRset(t, zone, "theirs", "A", 300, "192.0.2.9"))
+		require.NoError(t, err)
+		blocked := pdnstest.MustRRset(t, zone, "theirs", "A", 300, "192.0.2.1")
+
+		// The update of a stops just before its PATCH, in its turn.
+		inPatch, release := make(chan struct{}), make(chan struct{})
+		rec.onNextPatch(func() {
+			close(inPatch)
+			<-release
+		})
+		first := make(chan error, 1)
+		go func() {
+			_, err := w.Apply(ctx, zone, pdnstest.MustRRset(t, zone, "a", "A", 300, "192.0.2.2"))
+			first <- err
+		}()
+		<-inPatch
+
+		// Were they to wait for the write, they would wait for good.
+		beside, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		res, err := w.Apply(beside, zone, steady)
+		require.NoError(t, err)
+		assert.True(t, res.Condition().Programmed)
+		assert.Equal(t, reads, res.Requests, "a steady-state Apply beside a write")
+		res, err = w.Apply(beside, zone, blocked)
+		require.NoError(t, err)
+		require.Len(t, res.Blocked, 1, "another writer's RRset, decided beside a write")
+		assert.Equal(t, reads, res.Requests)
+
+		second := make(chan error, 1)
+		var changedRes reconcile.Result
+		go func() {
+			var err error
+			changedRes, err = w.Apply(ctx, zone, pdnstest.MustRRset(t, zone, "changed", "A", 300, "192.0.2.2"))
+			second <- err
+		}()
+		select {
+		case err := <-second:
+			t.Fatalf("an Apply that writes ended (%v) while another write of the zone was in progress", err)
+		case <-time.After(200 * time.Millisecond):
+		}
+		close(release)
+		require.NoError(t, <-first)
+		require.NoError(t, <-second)
+		require.Len(t, changedRes.Applied, 1)
+		assert.Equal(t, []string{"192.0.2.2"}, liveContents(t, srv, zone, "a."+zone, "A"))
+		assert.Equal(t, []string{"192.0.2.2"}, liveContents(t, srv, zone, "changed."+zone, "A"))
+		assert.Equal(t, []string{"192.0.2.1"}, liveContents(t, srv, zone, "steady."+zone, "A"))
 	})
 }

@@ -1,6 +1,7 @@
 package reconcile
 
 import (
+	"sync"
 	"time"
 
 	"github.com/pdnskit/reconcile/backoff"
@@ -9,11 +10,15 @@ import (
 )
 
 // zoneMemory is what a Reconciler remembers about one zone between
-// operations. The turn lets one operation of the zone run at a time; the
-// rest is read and changed by the operation holding it (the gate and the
-// requeue are safe for concurrent use on their own).
+// operations. The turn lets one operation of the zone write at a time. An
+// operation on one name that finds the turn taken reads and decides beside
+// it (op.decideBeside), so what both touch — the known, looked, blocked and
+// refusal records, and the gate and requeue themselves — is guarded by mu;
+// the gate and the requeue are safe for concurrent use on their own. The
+// memo is a Sync's, read and changed in the turn only.
 type zoneMemory struct {
 	turn chan struct{}
+	mu   sync.Mutex
 
 	// absences are the deletion gate's streaks: per key of the writer's
 	// RRsets absent from the desired state, on how many syncs and since
@@ -49,6 +54,8 @@ func newZoneMemory(cfg config) *zoneMemory {
 
 // reset forgets everything but the turn.
 func (m *zoneMemory) reset(cfg config) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	m.absences = backoff.NewGate(cfg.deleteChecks, cfg.deleteSpan, backoff.WithClock(cfg.clock))
 	m.refusals = make(map[string]refusalMemo)
 	m.requeue = backoff.NewRequeue(append([]backoff.RequeueOption{backoff.WithClock(cfg.clock)}, cfg.requeue...)...)
@@ -87,6 +94,8 @@ func fnv1a(h uint64, s string) uint64 {
 // saw records the keys of a read: a whole zone replaces what was known, the
 // read of one name adds to it.
 func (m *zoneMemory) saw(obs *observation, scope readScope) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	switch {
 	case scope.whole():
 		m.known = make(map[uint64]struct{}, obs.set.Len()+len(obs.disabled))
@@ -108,6 +117,8 @@ func (m *zoneMemory) saw(obs *observation, scope readScope) {
 
 // learn records what a write created and deleted.
 func (m *zoneMemory) learn(applied []rrset.Change) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	for _, c := range applied {
 		if c.Op == rrset.OpDelete {
 			delete(m.known, keyHash(c.Key()))
@@ -120,6 +131,8 @@ func (m *zoneMemory) learn(applied []rrset.Change) {
 // sawBlocked records which keys of desired a decision blocked, and that
 // the others were not.
 func (m *zoneMemory) sawBlocked(desired *rrset.Set, blocked []conflict.Conflict) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	if len(m.blocked) > 0 && desired != nil {
 		for rr := range desired.Unordered() {
 			delete(m.blocked, keyHash(rr.Key()))
@@ -136,6 +149,8 @@ func (m *zoneMemory) sawBlocked(desired *rrset.Set, blocked []conflict.Conflict)
 // controller applies is there already; nor is a key whose last write was
 // blocked.
 func (m *zoneMemory) knownAbsent(desired *rrset.Set) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	for rr := range desired.Unordered() {
 		h := keyHash(rr.Key())
 		if _, ok := m.known[h]; ok {
@@ -175,11 +190,14 @@ type gateObserver struct {
 }
 
 func (m *zoneMemory) observer(cfg config, eff effect) *gateObserver {
+	m.mu.Lock()
+	absences := m.absences
+	m.mu.Unlock()
 	if eff == writes {
-		m.absences.ForgetIdle(gateIdle)
+		absences.ForgetIdle(gateIdle)
 	}
 	return &gateObserver{
-		gate:    m.absences,
+		gate:    absences,
 		answers: make(map[rrset.Key]bool),
 		writes:  eff == writes,
 		open:    cfg.deleteChecks <= 1 && cfg.deleteSpan == 0,
@@ -211,4 +229,11 @@ func (o *gateObserver) settle(keys []rrset.Key) {
 	for _, k := range keys {
 		o.gate.Forget(absenceKey(k))
 	}
+}
+
+// requeuer returns the zone's requeue pacing.
+func (m *zoneMemory) requeuer() *backoff.Requeue {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.requeue
 }

@@ -48,6 +48,8 @@ func fingerprint(c rrset.Change, live *rrset.Set) uint64 {
 // refused reports the problems of c when PowerDNS refused it before and
 // neither it nor the live data at its name has changed since.
 func (m *zoneMemory) refused(c rrset.Change, live *rrset.Set) ([]pdnserrors.Problem, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	if len(m.refusals) == 0 {
 		return nil, false
 	}
@@ -60,6 +62,8 @@ func (m *zoneMemory) refused(c rrset.Change, live *rrset.Set) ([]pdnserrors.Prob
 
 // remember records that PowerDNS refused changes, judged against live.
 func (m *zoneMemory) remember(changes []rrset.Change, problems []pdnserrors.Problem, live *rrset.Set) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	for _, c := range changes {
 		m.refusals[memoKey(c)] = refusalMemo{key: c.Key(), fingerprint: fingerprint(c, live), problems: problems}
 	}
@@ -69,6 +73,8 @@ func (m *zoneMemory) remember(changes []rrset.Change, problems []pdnserrors.Prob
 // decision did not find current (still planned, nothing changed), so that
 // the memory holds only refusals that still stand.
 func (m *zoneMemory) keepRefusals(scope func(rrset.Key) bool, current []Refusal) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	if len(m.refusals) == 0 {
 		return
 	}

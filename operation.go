@@ -39,6 +39,9 @@ type op struct {
 	// freshClaimRecords counts the claim records the operation posted,
 	// which its read of the claims does not hold (ownership_claims.go, tidying).
 	freshClaimRecords int
+	// lockFirst is set when a decision made beside another operation's
+	// turn needs the zone lock: the turn then takes it before it reads.
+	lockFirst bool
 }
 
 // tally counts what one operation asked of the server; a lock freed in the
@@ -277,7 +280,7 @@ func (o *op) run(ctx context.Context) error {
 		o.mem.memo = memo
 		return nil
 	}
-	if o.expectsCreate() {
+	if o.lockFirst || o.expectsCreate() {
 		return o.errorf(o.lockedRun(ctx))
 	}
 	obs, z, md, err := o.readRaw(ctx)
@@ -299,6 +302,37 @@ func (o *op) run(ctx context.Context) error {
 	}
 	o.keepMemo(z, d)
 	return nil
+}
+
+// mayDecideBeside reports whether the operation may read and decide while
+// another operation of the zone holds its turn: an Apply or a Remove (it
+// writes, at one name), unless the Reconciler expects it to create, when it
+// will write anyway.
+func (o *op) mayDecideBeside() bool {
+	return o.gate.writes && !o.scope.whole() && len(o.in.keys) == 1 && !o.expectsCreate()
+}
+
+// decideBeside reads what the operation covers and decides on it, outside
+// the zone's turn. It is done when the decision sends nothing — the RRset
+// is as asked, or the write is blocked or refused before PowerDNS would see
+// it — and reports that decision as the turn would have: nothing it does
+// writes to PowerDNS, so it need not wait for writes to other keys. A
+// decision that sends something is left to the turn, which reads again,
+// since what was read beside another operation's write may predate it
+// (one more GET, paid only by a write that had to wait anyway); when the
+// decision needs the zone lock, the turn takes it before its read, as for
+// an expected create, so that path costs what it costs without a wait.
+func (o *op) decideBeside(ctx context.Context) (done bool, err error) {
+	obs, err := o.read(ctx)
+	if err != nil {
+		return true, o.errorf(err)
+	}
+	d := o.decide(obs)
+	if len(d.plan.Changes) > 0 || o.claimsToSettle(obs, nil) {
+		o.lockFirst = d.locking
+		return false, nil
+	}
+	return true, o.errorf(o.write(ctx, obs, d))
 }
 
 // memoable reports whether the operation is a Sync whose outcome a memo

@@ -123,6 +123,16 @@ func (r *Reconciler) memory(zone string) *zoneMemory {
 	return m.(*zoneMemory)
 }
 
+// tryTurn takes the zone's turn if no operation holds it.
+func (m *zoneMemory) tryTurn() (release func(), ok bool) {
+	select {
+	case m.turn <- struct{}{}:
+		return func() { <-m.turn }, true
+	default:
+		return nil, false
+	}
+}
+
 // takeTurn waits for the zone's turn in this Reconciler: one operation of a
 // zone at a time. Waiting ends with ctx, so an operation never outlives its
 // context, even behind another one stuck on a server that does not answer.

@@ -27,7 +27,7 @@ func (o *op) requeueAfter(err error) time.Duration {
 	if !o.gate.writes {
 		return 0 // a dry run asks for nothing
 	}
-	rq, key := o.mem.requeue, o.requeueKey
+	rq, key := o.mem.requeuer(), o.requeueKey
 	var input *InputError
 	switch {
 	case errors.As(err, &input):

@@ -100,18 +100,35 @@ func (r *Reconciler) syncOp(verb, zone string, desired []rrset.RRset, opts []Syn
 // do runs body in the zone's turn and fills in the Result's counts and
 // requeue.
 func (o *op) do(ctx context.Context, body func(context.Context) error) (Result, error) {
-	release, err := o.mem.takeTurn(ctx)
-	if err != nil {
-		err = o.errorf(fmt.Errorf("wait for the operation on the zone in progress: %w", err))
-	} else {
-		err = body(ctx)
-		if !o.released.Load() {
-			release()
-		}
-	}
+	err := o.turnFor(ctx, body)
 	o.res.Requests, o.res.Patches = int(o.t.requests.Load()), int(o.t.patches.Load())
 	o.res.RequeueAfter = o.requeueAfter(err)
 	return o.res, err
+}
+
+// turnFor runs body in the zone's turn. An operation on one name that finds
+// the turn taken first reads and decides beside the operation holding it
+// (decideBeside): when that decision sends nothing, the operation ends
+// there, without waiting for writes to other keys of the zone.
+func (o *op) turnFor(ctx context.Context, body func(context.Context) error) error {
+	release, ok := o.mem.tryTurn()
+	if !ok && o.mayDecideBeside() {
+		done, err := o.decideBeside(ctx)
+		if done {
+			return err
+		}
+	}
+	if !ok {
+		var err error
+		if release, err = o.mem.takeTurn(ctx); err != nil {
+			return o.errorf(fmt.Errorf("wait for the operation on the zone in progress: %w", err))
+		}
+	}
+	err := body(ctx)
+	if !o.released.Load() {
+		release()
+	}
+	return err
 }
 
 // Live reads zone and returns what it holds, as the Reconciler sees it:
