@@ -2,9 +2,9 @@
 // DNS objects into PowerDNS through github.com/pdnskit/reconcile, the way a
 // DNS operator would drop the library in:
 //
-//   - DNSRecordSet (one object per RRset, reconciled one at a time, the
-//     oldest object owning the RRset): Apply on create and update, Remove
-//     from a finalizer (recordset.go);
+//   - DNSRecordSet (one object per RRset, eight reconciled at a time, the
+//     objects asking for one RRset in turns, the oldest owning it): Apply
+//     on create and update, Remove from a finalizer (recordset.go);
 //   - DNSZone: EnsureZone, and DeleteZone from a finalizer (zone.go);
 //   - both publish the library's Programmed condition (status.go) and
 //     requeue when the library says, never through the rate limiter;
@@ -53,7 +53,7 @@ func main() {
 
 func run() error {
 	pdnsURL := flag.String("pdns-url", os.Getenv("PDNS_API_URL"), "PowerDNS API base URL, e.g. http://pdns.dns.svc:8081 (default $PDNS_API_URL)")
-	leaderElect := flag.Bool("leader-elect", true, "run one active replica: objects are reconciled one at a time")
+	leaderElect := flag.Bool("leader-elect", true, "run one active replica: only it reconciles objects")
 	adopt := flag.Bool("adopt", false, "take over the RRsets the objects name that no writer claims (written before this library); for a migration, then turn off")
 	reportZone := flag.String("report", "", "print who holds each RRset of this zone, and exit")
 	flag.Parse()

@@ -44,7 +44,13 @@ type RecordSetReconciler struct {
 	client client.Client
 	pdns   *pdnsreconcile.Reconciler
 	events record.EventRecorder
+	turns  rrsetTurns
 }
+
+// Workers is how many objects the controller reconciles at once. Objects
+// asking for one RRset take turns (rrsetTurns); an Apply with nothing to
+// send does not wait for another object's write to the zone.
+const Workers = 8
 
 var _ reconcile.Reconciler = (*RecordSetReconciler)(nil)
 
@@ -65,9 +71,9 @@ func (r *RecordSetReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		// A change or deletion of one object wakes the others asking for
 		// its RRset: when the owner goes, the next oldest takes over.
 		Watches(&DNSRecordSet{}, handler.EnqueueRequestsFromMapFunc(r.otherClaimants)).
-		// One object at a time: choosing the oldest object and writing
-		// as it must not interleave with another object's turn.
-		WithOptions(controller.Options{MaxConcurrentReconciles: 1}).
+		// Several objects at once; those asking for one RRset take turns
+		// in Reconcile.
+		WithOptions(controller.Options{MaxConcurrentReconciles: Workers}).
 		Complete(r)
 }
 
@@ -78,6 +84,17 @@ func (r *RecordSetReconciler) Reconcile(ctx context.Context, req reconcile.Reque
 		// Errors of the Kubernetes API do go back to controller-runtime:
 		// its rate limiter is made for them. PowerDNS's never do (below).
 		return reconcile.Result{}, client.IgnoreNotFound(err)
+	}
+	// Choosing the oldest object asking for the RRset and writing as it
+	// must not interleave with another such object's reconcile. An object
+	// whose zone or name cannot be spelled is never written, and needs no
+	// turn.
+	if key := indexRRsetKey(&obj); len(key) == 1 {
+		release, err := r.turns.take(ctx, key[0])
+		if err != nil {
+			return reconcile.Result{}, err
+		}
+		defer release()
 	}
 	if !obj.DeletionTimestamp.IsZero() {
 		return r.finalize(ctx, &obj)

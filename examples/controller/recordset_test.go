@@ -1,7 +1,11 @@
 package main
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"net/http"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -233,6 +237,97 @@ func TestInvalidInput(t *testing.T) {
 				e.reconcile(e.records, name)
 				assert.True(t, e.gone(obj))
 			})
+		}
+	})
+}
+
+// TestWorkersAtOnce reconciles objects as the manager does with Workers
+// workers: every object of a zone at once, three objects asking for each
+// RRset, all reconciled twice in shuffled orders, then the oldest of each
+// RRset deleted while the others are reconciled again. Every RRset ends
+// with the oldest remaining object's data, each object Programmed or
+// NotOwner, and no reconcile fails.
+func TestWorkersAtOnce(t *testing.T) {
+	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
+		t.Parallel()
+		e := newEnv(t, srv)
+		const rrsets, claimants = 8, 3
+		var objs []*DNSRecordSet
+		for c := range claimants {
+			for i := range rrsets {
+				objs = append(objs, e.recordSet(fmt.Sprintf("host%d-%d", i, c), DNSRecordSetSpec{
+					Zone: e.zone, Name: fmt.Sprintf("host%d", i), Type: "A", TTL: 300,
+					Records: []string{fmt.Sprintf("192.0.2.%d", 10*c+i)},
+				}))
+			}
+		}
+		atOnce := func(names []string) {
+			t.Helper()
+			queue := make(chan string)
+			errs := make(chan error, len(names))
+			var wg sync.WaitGroup
+			for range Workers {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for name := range queue {
+						_, err := e.records.Reconcile(e.ctx(), reconcile.Request{NamespacedName: types.NamespacedName{Namespace: namespace, Name: name}})
+						errs <- err
+					}
+				}()
+			}
+			for _, name := range names {
+				queue <- name
+			}
+			close(queue)
+			wg.Wait()
+			close(errs)
+			for err := range errs {
+				require.NoError(t, err)
+			}
+		}
+		// controller-runtime never reconciles one object twice at once.
+		var names []string
+		for _, o := range objs {
+			names = append(names, o.Name)
+		}
+		for range 2 {
+			rand.Shuffle(len(names), func(i, j int) { names[i], names[j] = names[j], names[i] })
+			atOnce(names)
+		}
+		for i := range rrsets {
+			rr := e.live(e.zone)[e.key(fmt.Sprintf("host%d", i), "A")]
+			assert.Equal(t, fmt.Sprintf("default/host%d-0", i), rr.Owner)
+			assert.Equal(t, []string{fmt.Sprintf("192.0.2.%d", i)}, rr.Records)
+		}
+
+		// The oldest of each RRset goes; its finalizer and the others'
+		// reconciles run at once, and the next oldest takes the RRset over.
+		names = names[:0]
+		for _, o := range objs {
+			if strings.HasSuffix(o.Name, "-0") {
+				require.NoError(t, e.k8s.Delete(e.ctx(), o))
+			}
+			names = append(names, o.Name)
+		}
+		rand.Shuffle(len(names), func(i, j int) { names[i], names[j] = names[j], names[i] })
+		atOnce(names)
+		atOnce(names) // the watch's wake-ups
+		for i := range rrsets {
+			rr := e.live(e.zone)[e.key(fmt.Sprintf("host%d", i), "A")]
+			assert.Equal(t, fmt.Sprintf("default/host%d-1", i), rr.Owner)
+			assert.Equal(t, []string{fmt.Sprintf("192.0.2.%d", 10+i)}, rr.Records)
+		}
+		for _, o := range objs {
+			if strings.HasSuffix(o.Name, "-0") {
+				assert.True(t, e.gone(o), o.Name)
+				continue
+			}
+			want := pdnsreconcile.ReasonNotOwner
+			if strings.HasSuffix(o.Name, "-1") {
+				want = pdnsreconcile.ReasonProgrammed
+			}
+			assert.Equal(t, string(want), e.programmed(o).Reason, o.Name)
 		}
 	})
 }
