@@ -1,0 +1,124 @@
+package reconcile_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/joeig/go-powerdns/v3"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pdnskit/reconcile"
+	"github.com/pdnskit/reconcile/pdnstest"
+	"github.com/pdnskit/reconcile/rrset"
+)
+
+// BenchmarkAppliesAtOnce is a per-object controller with eight workers
+// and 400 objects in one zone, next to what a controller without the
+// library sends for the same work; one op is all 400 objects, 8 at a time:
+//
+//   - steady-apply: 400 Applies with nothing to change, one Reconciler;
+//     filtered-get: 400 GETs of one RRset (rrset_name and rrset_type);
+//   - create-apply: 400 Applies of RRsets not there yet; blind-patch: 400
+//     PATCHes of one RRset each, nothing read.
+//
+// Run it with a fixed count, e.g. -bench AppliesAtOnce -benchtime 5x.
+func BenchmarkAppliesAtOnce(b *testing.B) {
+	const objects, workers = 400, 8
+	for _, srv := range pdnstest.Servers(b) {
+		b.Run(srv.Name(), func(b *testing.B) {
+			zone := srv.NewZone(b)
+			w, err := reconcile.New(srv.URL, reconcile.WithAPIKey(srv.APIKey), reconcile.WithManagedBy("bench"))
+			require.NoError(b, err)
+			objs := func(prefix string) []rrset.RRset {
+				rrs := make([]rrset.RRset, objects)
+				for i := range rrs {
+					rrs[i] = pdnstest.MustRRset(b, zone, fmt.Sprintf("%s%03d", prefix, i), "A", 300, "192.0.2.1")
+				}
+				return rrs
+			}
+			apply := func(ctx context.Context, rr rrset.RRset, wantApplied int) error {
+				res, err := w.Apply(ctx, zone, rr)
+				if err == nil && len(res.Applied) != wantApplied {
+					err = fmt.Errorf("%s: %d applied, want %d (%s)", rr.Name, len(res.Applied), wantApplied, res.Condition().Message)
+				}
+				return err
+			}
+			steady := objs("steady")
+			require.NoError(b, atOnce(pdnstest.Context(b), workers, steady, func(ctx context.Context, rr rrset.RRset) error {
+				return apply(ctx, rr, 1)
+			}))
+			b.Run("steady-apply", func(b *testing.B) {
+				for b.Loop() {
+					if err := atOnce(pdnstest.Context(b), workers, steady, func(ctx context.Context, rr rrset.RRset) error {
+						return apply(ctx, rr, 0)
+					}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			typ := powerdns.RRTypeA
+			b.Run("filtered-get", func(b *testing.B) {
+				for b.Loop() {
+					if err := atOnce(pdnstest.Context(b), workers, steady, func(ctx context.Context, rr rrset.RRset) error {
+						_, err := srv.Client.Records.Get(ctx, zone, rr.Name, &typ)
+						return err
+					}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			round := 0
+			b.Run("create-apply", func(b *testing.B) {
+				for b.Loop() {
+					round++
+					if err := atOnce(pdnstest.Context(b), workers, objs(fmt.Sprintf("c%d-", round)), func(ctx context.Context, rr rrset.RRset) error {
+						return apply(ctx, rr, 1)
+					}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			b.Run("blind-patch", func(b *testing.B) {
+				for b.Loop() {
+					round++
+					if err := atOnce(pdnstest.Context(b), workers, objs(fmt.Sprintf("b%d-", round)), func(ctx context.Context, rr rrset.RRset) error {
+						return srv.Client.Records.Change(ctx, zone, rr.Name, typ, rr.TTL, rr.Records)
+					}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		})
+	}
+}
+
+// atOnce calls fn for every RRset of rrs, workers at a time, and returns
+// the first error.
+func atOnce(ctx context.Context, workers int, rrs []rrset.RRset, fn func(context.Context, rrset.RRset) error) error {
+	next := make(chan rrset.RRset)
+	errs := make(chan error, len(rrs))
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for rr := range next {
+				errs <- fn(ctx, rr)
+			}
+		}()
+	}
+	for _, rr := range rrs {
+		next <- rr
+	}
+	close(next)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
