@@ -66,10 +66,7 @@ func TestApplyCost(t *testing.T) {
 		ctx := pdnstest.Context(t)
 		zone := srv.NewZone(t)
 		w, rec := newWriter(t, srv, "dns-operator", reconcile.WithOwnershipStore(kind))
-		meta := 0
-		if kind == reconcile.OwnershipMetadata || (srv.Backend == pdnstest.LMDB && !srv.AtLeast(5, 1)) {
-			meta = 1
-		}
+		meta := readsOfOneName(srv, kind) - 1
 		rr := pdnstest.MustRRset(t, zone, "www", "A", 300, "192.0.2.1")
 		res, err := w.Apply(ctx, zone, rr, reconcile.WithOwner("default/www"))
 		require.NoError(t, err)
@@ -109,10 +106,7 @@ func TestApplyCostManyObjects(t *testing.T) {
 		// bound for all of them.
 		zone := srv.NewZone(t)
 		w, rec := newWriter(t, srv, "dns-operator", reconcile.WithOwnershipStore(kind))
-		meta := 0
-		if kind == reconcile.OwnershipMetadata || (srv.Backend == pdnstest.LMDB && !srv.AtLeast(5, 1)) {
-			meta = 1
-		}
+		meta := readsOfOneName(srv, kind) - 1
 		const objects = 40
 		object := func(i int, content string) (rrset.RRset, reconcile.OwnerOption) {
 			name := fmt.Sprintf("obj-%02d", i)
@@ -502,10 +496,7 @@ func TestApplyOccluded(t *testing.T) {
 		assert.Equal(t, conflict.Occluded, res.Blocked[0].Kind)
 		assert.Empty(t, liveContents(t, srv, zone, "other."+zone, "NS"))
 
-		reads := 1 // the name
-		if srv.Backend == pdnstest.LMDB && !srv.AtLeast(5, 1) {
-			reads++ // and the metadata, where ownership lives
-		}
+		reads := readsOfOneName(srv, reconcile.OwnershipAuto)
 		before := rec.counts.Total()
 		res, err = hosts.Apply(ctx, zone, mine)
 		require.NoError(t, err)
@@ -524,10 +515,7 @@ func TestBlockedCreateRetry(t *testing.T) {
 		zone := srv.NewZone(t)
 		w, rec := newWriter(t, srv, "dns-operator")
 		other, _ := newWriter(t, srv, "external-dns")
-		reads := 1
-		if srv.Backend == pdnstest.LMDB && !srv.AtLeast(5, 1) {
-			reads++
-		}
+		reads := readsOfOneName(srv, reconcile.OwnershipAuto)
 
 		// w has read api: a key there it has not seen is one it expects to
 		// create, under the lock taken before the read.
@@ -578,10 +566,7 @@ func TestSteadyApplyDoesNotWait(t *testing.T) {
 		zone := srv.NewZone(t)
 		w, rec := newWriter(t, srv, "dns-operator")
 		other, _ := newWriter(t, srv, "external-dns")
-		reads := 1
-		if srv.Backend == pdnstest.LMDB && !srv.AtLeast(5, 1) {
-			reads++
-		}
+		reads := readsOfOneName(srv, reconcile.OwnershipAuto)
 		a := pdnstest.MustRRset(t, zone, "a", "A", 300, "192.0.2.1")
 		steady := pdnstest.MustRRset(t, zone, "steady", "A", 300, "192.0.2.1")
 		changed := pdnstest.MustRRset(t, zone, "changed", "A", 300, "192.0.2.1")

@@ -132,6 +132,16 @@ func stores(srv *pdnstest.Server) []reconcile.OwnershipStore {
 	return []reconcile.OwnershipStore{reconcile.OwnershipAuto, reconcile.OwnershipMetadata}
 }
 
+// readsOfOneName is how many requests a read of one name makes with the
+// ownership store kind: the RRsets at the name, and the zone's metadata
+// where ownership lives there (LMDB before 5.1 by default).
+func readsOfOneName(srv *pdnstest.Server, kind reconcile.OwnershipStore) int {
+	if kind == reconcile.OwnershipMetadata || (srv.Backend == pdnstest.LMDB && !srv.AtLeast(5, 1)) {
+		return 2
+	}
+	return 1
+}
+
 // forEachStore runs fn against every server, once per ownership store.
 func forEachStore(t *testing.T, fn func(t *testing.T, srv *pdnstest.Server, store reconcile.Option)) {
 	t.Helper()
