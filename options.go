@@ -240,8 +240,7 @@ func WithAllowed(kinds ...conflict.Kind) Option {
 func WithOwnershipStore(s OwnershipStore) Option { return func(c *config) { c.ownership = s } }
 
 // WithMaxResponseBytes bounds how much of one answer from PowerDNS is read
-// (pdnsapi.DefaultMaxResponseBytes by default): a larger answer is an
-// error, never a truncated zone.
+// (128 MiB by default): a larger answer is an error, never a truncated zone.
 func WithMaxResponseBytes(n int64) Option { return func(c *config) { c.maxResponse = n } }
 
 // WithLockWait sets how long an operation that must take the zone lock

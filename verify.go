@@ -148,17 +148,18 @@ type verifyConfig struct {
 	wait bool
 }
 
-// WaitForCaches makes Verify wait out the server's caches: while some RRsets
-// are pending it asks again, every verifyPoll, until each is served as
-// desired or its VisibleBy passes, so that it reports drift or nothing,
-// never Pending (unless ctx ends first: then what it last saw). Waits run on
+// WaitForCaches makes Verify wait out the server's caches, so that it
+// reports drift or nothing, never Pending. While some RRsets are pending it
+// asks again every 500 ms, until each is served as desired or its VisibleBy
+// passes; when ctx ends first, Verify reports what it last saw. Waits run on
 // the Reconciler's clock (WithClock).
 func WaitForCaches() VerifyOption { return func(c *verifyConfig) { c.wait = true } }
 
 // verifyWorkers bounds the DNS queries Verify has in flight.
 const verifyWorkers = 8
 
-// verifyPoll is how often Verify asks again with WaitForCaches.
+// verifyPoll is how often Verify asks again with WaitForCaches; its doc
+// states the value: change both.
 const verifyPoll = 500 * time.Millisecond
 
 // Verify asks the server's DNS port (WithDNSAddr) for each desired RRset, over

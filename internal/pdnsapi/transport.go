@@ -80,6 +80,8 @@ type options struct {
 // as 51.4 MiB and allocate 131 MiB. 128 MiB reads that zone with room to
 // grow by half, and a plain zone of some 800,000 RRsets, while a server
 // that answers without end costs a controller 128 MiB, not 512.
+//
+// The doc of reconcile.WithMaxResponseBytes states it: change both.
 const DefaultMaxResponseBytes = 128 << 20
 
 // WithMaxResponseBytes bounds how much of a successful answer is read; a
