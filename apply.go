@@ -15,8 +15,12 @@ import (
 // check Sync makes (canonical names and contents, conflict rules against all
 // data at rr's name, ownership, the refusal memory, isolation), reading only
 // what it needs — the RRsets at rr's name, through PowerDNS's rrset_name
-// filter — and never touching another key, at rr's name or elsewhere. The
-// Result is valid with an error (see Result).
+// filter — and never touching another key, at rr's name or elsewhere.
+//
+// As for Sync and Remove, the Result is valid with an error: a
+// controller-runtime Reconcile publishes ConditionFor(res, err) in its
+// status and returns ctrl.Result{RequeueAfter: res.RequeueAfter} with a nil
+// error (see Result for why).
 //
 // Cost: an RRset already as asked takes one request and no PATCH; an update
 // of the writer's own RRset a read and a PATCH (one more read where
@@ -67,8 +71,10 @@ func (r *Reconciler) Apply(ctx context.Context, zone string, rr rrset.RRset, opt
 // RRset to another (a handover) does not delete it from under that one, and
 // has nothing left to remove.
 //
-// As for Sync and Apply, the Result is valid with an error: a controller
-// publishes ConditionFor(res, err) and requeues after res.RequeueAfter.
+// As for Sync and Apply, the Result is valid with an error: a
+// controller-runtime Reconcile publishes ConditionFor(res, err) in its
+// status and returns ctrl.Result{RequeueAfter: res.RequeueAfter} with a nil
+// error (see Result for why).
 func (r *Reconciler) Remove(ctx context.Context, zone string, key rrset.Key, opts ...RemoveOption) (res Result, err error) {
 	defer r.observed(OperationRemove, zone, time.Now(), &res, &err)
 	rc := newRemoveConfig(opts)

@@ -55,11 +55,11 @@ func (c Condition) Status() string {
 	return "False"
 }
 
-// Condition maps the Result onto the Programmed condition: false with
-// PDNSError when PowerDNS refused a change, InvalidInput, Conflict or
-// NotOwner when a write was blocked (in that order when several occur),
-// Pending when deletes are
-// deferred or changes postponed; true with Programmed otherwise.
+// Condition maps the Result onto the Programmed condition. It is false
+// with PDNSError when PowerDNS refused a change; InvalidInput, Conflict or
+// NotOwner when a write was blocked (in that order when several occur);
+// Pending when deletes are deferred or changes postponed. Otherwise it is
+// true with Programmed.
 func (r Result) Condition() Condition {
 	switch {
 	case len(r.Refused) > 0:
@@ -100,7 +100,7 @@ func blockedReason(blocked []conflict.Conflict) ConditionReason {
 }
 
 // ConditionFor maps the outcome of an operation onto the Programmed
-// condition: an *InputError is InvalidInput, a zone the server does not
+// condition. An *InputError is InvalidInput, a zone the server does not
 // have is ZoneNotFound, any other error PDNSError, each with the error as
 // message; without an error it is res.Condition(). A controller can hand
 // raw records to Sync or Apply and publish this, without validating them

@@ -191,11 +191,11 @@ func WithResync(d time.Duration) Option { return func(c *config) { c.resync = d 
 func WithFullRead(d time.Duration) Option { return func(c *config) { c.fullRead = d } }
 
 // WithDeletionGate sets how long an RRset of the writer's must be absent
-// from the desired state before Sync deletes it: on checks consecutive
-// syncs spanning at least span, of which only those at least
-// span/(checks-1) apart count (see backoff.Gate). WithDeletionGate(1, 0)
-// deletes at once.
-// Remove and Teardown are explicit deletes and pass no gate.
+// from the desired state before Sync deletes it. It must be absent on
+// checks consecutive syncs spanning at least span, of which only those at
+// least span/(checks-1) apart count (see backoff.Gate).
+// WithDeletionGate(1, 0) deletes at once. Remove and Teardown are explicit
+// deletes and pass no gate.
 func WithDeletionGate(checks int, span time.Duration) Option {
 	return func(c *config) { c.deleteChecks, c.deleteSpan = checks, span }
 }
@@ -367,10 +367,10 @@ func (f syncFlag) applyToSync(c *syncConfig) { f(c) }
 func ForceDeletes() SyncOption { return syncFlag(func(c *syncConfig) { c.forceDeletes = true }) }
 
 // Teardown makes this Sync delete the writer's RRsets that are absent from
-// desired at once, past the deletion gate and the delete guard: the
-// caller knows they are to go (a finalizer runs, the zone's object is
-// being deleted). It needs no memory of earlier syncs, so it works on a
-// fresh Reconciler.
+// desired at once, past the deletion gate and the delete guard. The caller
+// knows they are to go (a finalizer runs, the zone's object is being
+// deleted). It needs no memory of earlier syncs, so it works on a fresh
+// Reconciler.
 func Teardown() SyncOption { return syncFlag(func(c *syncConfig) { c.teardown = true }) }
 
 // OwnerOption records the object behind a write; WithOwner returns one. It

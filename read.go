@@ -12,7 +12,7 @@ import (
 )
 
 // ErrIncompleteZone is returned when a zone read back from PowerDNS lacks its
-// SOA, or is not the zone asked for: whatever answered, it was not the whole
+// SOA, or is not the zone asked for. Whatever answered, it was not the whole
 // zone, and acting on it could delete records that still exist.
 var ErrIncompleteZone = errors.New("zone read has no SOA at its apex: refusing to act on a partial read")
 

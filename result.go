@@ -40,7 +40,7 @@ type Result struct {
 	// RequeueAfter is then a second or two.
 	Postponed    []rrset.Change
 	PostponedFor []string
-	// RequeueAfter is when the caller should come back: the resync
+	// RequeueAfter is when the caller should come back. It is the resync
 	// interval (WithResync, jittered) when everything is in sync, the
 	// refusal interval after a block or refusal (trying sooner cannot
 	// help), the deletion gate's pace while deletes are deferred, and a

@@ -131,11 +131,13 @@ func (o *op) turnFor(ctx context.Context, body func(context.Context) error) erro
 	return err
 }
 
-// Live reads zone and returns what it holds, as the Reconciler sees it:
-// every RRset with at least one enabled record (its enabled records, in
-// canonical form), with the writer and owner recorded for it in either
-// ownership store ("" where none is), in canonical order. It writes nothing;
-// use it to check a migration, or to show who holds what.
+// Live reads zone and returns what it holds, as the Reconciler sees it,
+// with the writer and owner of each RRset.
+//
+// It returns every RRset with at least one enabled record (its enabled
+// records, in canonical form), with the writer and owner recorded for it in
+// either ownership store ("" where none is), in canonical order. It writes
+// nothing; use it to check a migration, or to show who holds what.
 func (r *Reconciler) Live(ctx context.Context, zone string) ([]rrset.RRset, error) {
 	canonical, err := canonicalZone(zone)
 	if err != nil {

@@ -72,7 +72,7 @@ type VerifyResult struct {
 	// Drift lists the RRsets not served as desired, by name and type.
 	Drift []Drift
 	// Pending lists the RRsets not served as desired yet that may only be
-	// cached: the Reconciler wrote them less than the server's cache
+	// cached. The Reconciler wrote them less than the server's cache
 	// lifetimes ago, or the server refuses a zone the Reconciler first
 	// wrote into less than its zone-cache refresh interval ago. Each says
 	// by when it must be visible (VisibleBy); past that, it is drift.

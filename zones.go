@@ -189,7 +189,9 @@ func catalogSupported(version string) error {
 }
 
 // UpdateZone makes EnsureZone change an existing zone where it differs from
-// the spec in what PowerDNS lets its API change: account, catalog,
+// the spec.
+//
+// It changes what PowerDNS lets its API change: account, catalog,
 // SOA-EDIT-API, SOA-EDIT and masters, in one PUT of only those that differ,
 // and the apex NS (Nameservers) when they are the writer's and recorded for
 // the same owner (WithOwner), in one PATCH of that RRset. Kind is changed

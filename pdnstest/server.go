@@ -45,7 +45,7 @@ type Server struct {
 	Client *powerdns.Client
 	// Frontends are the pdns_server instances of a server that runs
 	// several on one database (GPGSQL), each with its own API, DNS port
-	// and caches; URL is then a round-robin that sends consecutive requests
+	// and caches. URL is then a round-robin that sends consecutive requests
 	// to alternate frontends, and DNSAddr the first frontend's. Nil for a
 	// server of one instance.
 	Frontends []Frontend
@@ -96,9 +96,9 @@ func (s *Server) Stop(ctx context.Context) error {
 	return stop(ctx)
 }
 
-// Kill stops the server abruptly (SIGKILL for a process, a stop without
-// grace for a container), keeping its data and ports, so a test can see
-// what a client does when PowerDNS goes away in the middle of a request.
+// Kill stops the server abruptly, keeping its data and ports, so a test can
+// see what a client does when PowerDNS goes away in the middle of a
+// request. A process gets SIGKILL, a container a stop without grace.
 // A server with Frontends loses all of them at once; its database and its
 // round-robin stay, and the round-robin answers 502 Bad Gateway until
 // Restart.

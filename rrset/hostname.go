@@ -13,11 +13,12 @@ func (e *NameError) Is(target error) bool {
 }
 
 // Hostname returns the canonical spelling of a hostname as Kubernetes
-// objects spell it (Gateway listeners, HTTPRoute hostnames, DNSEndpoint
-// names), which is absolute whether or not it ends in a dot: in zone
-// example.com, "api.example.com" is api.example.com., and "api" and
-// "other.example.org" are names outside the zone, not names relative to it.
-// A hostname at the zone's apex or below it gets exactly the spelling
+// objects spell it, absolute whether or not it ends in a dot.
+//
+// Gateway listeners, HTTPRoute hostnames and DNSEndpoint names spell them
+// so. In zone example.com, "api.example.com" is api.example.com., and "api"
+// and "other.example.org" are names outside the zone, not names relative to
+// it. A hostname at the zone's apex or below it gets exactly the spelling
 // CanonicalName gives it (lower case, internationalised labels as A-labels,
 // "*" wildcards kept). It is idempotent.
 //

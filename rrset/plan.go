@@ -109,11 +109,12 @@ func (p Plan) Count(op Op) int {
 	return n
 }
 
-// String renders the plan for people, in the manner of a terraform plan: a
-// summary line, then one line per record, "+" created, "-" deleted, and for
-// an update a "~" header followed by the records that go ("-"), stay and
-// come ("+"); the header shows a TTL change ("300 -> 600") and an owner
-// change (`(owner none -> "dns-operator")`):
+// String renders the plan for people, in the manner of a terraform plan.
+//
+// A summary line comes first, then one line per record, "+" created, "-"
+// deleted, and for an update a "~" header followed by the records that go
+// ("-"), stay and come ("+"); the header shows a TTL change ("300 -> 600")
+// and an owner change (`(owner none -> "dns-operator")`):
 //
 //	Plan for example.com. by dns-operator: 1 to create, 1 to update, 1 to delete.
 //	- old.example.com. 300 IN A 192.0.2.9

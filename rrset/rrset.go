@@ -57,10 +57,10 @@ func (r RRset) Equal(o RRset) bool {
 const MaxCommentSize = 4096
 
 // CheckComment reports, with a *RecordError of ReasonInvalidComment, a
-// Comment that cannot be written and read back byte for byte: longer than
-// MaxCommentSize bytes, not valid UTF-8 (JSON would replace the invalid
-// bytes), or holding a NUL (which SQL backends cut at). Any other text,
-// newlines included, is fine.
+// Comment that cannot be written and read back byte for byte. Such a
+// Comment is longer than MaxCommentSize bytes, not valid UTF-8 (JSON would
+// replace the invalid bytes), or holds a NUL (which SQL backends cut at).
+// Any other text, newlines included, is fine.
 func (r RRset) CheckComment() error {
 	var detail string
 	switch {
@@ -99,11 +99,12 @@ func (r RRset) line(content string) string {
 	return r.Name + " " + strconv.FormatUint(uint64(r.TTL), 10) + " IN " + r.Type + " " + content
 }
 
-// New builds an RRset from desired data, in canonical form: the owner name
-// through CanonicalName, the type mnemonic in upper case (case-insensitive
-// on input, TYPEnnn accepted), every content in the one form PowerDNS
-// stores and prints back, records sorted, duplicates (after
-// canonicalisation) collapsed. ManagedBy is left empty; Diff sets it.
+// New builds an RRset from desired data, in canonical form. The owner name
+// goes through CanonicalName, the type mnemonic is in upper case
+// (case-insensitive on input, TYPEnnn accepted), every content is in the
+// one form PowerDNS stores and prints back, records are sorted and
+// duplicates (after canonicalisation) collapsed. ManagedBy is left empty;
+// Diff sets it.
 //
 // New refuses, with a *NameError for the owner name or a *RecordError
 // naming the record and the reason: an unknown or unsupported type, no

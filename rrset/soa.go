@@ -3,8 +3,8 @@ package rrset
 import "strings"
 
 // SOASerialRewritten reports whether PowerDNS replaces the serial of an SOA
-// written through its API into a zone with these settings: the zone's
-// soa_edit_api and soa_edit, as GET /zones/{zone} returns them (zones
+// written through its API into a zone with these settings. They are the
+// zone's soa_edit_api and soa_edit, as GET /zones/{zone} returns them (zones
 // created through the API get soa_edit_api "DEFAULT"). Measured on 4.7,
 // 4.9 and 5.1: DEFAULT, INCREASE, EPOCH and SOA-EDIT-INCREASE rewrite the
 // serial of every SOA written, in any case; SOA-EDIT rewrites it as the
