@@ -21,6 +21,9 @@
 //
 // A slice of options is typed for the constructor it is for:
 // []backoff.RetryOption{backoff.WithClock(c), backoff.WithJitter(0)}.
-// Values out of range (negative durations, NaN) are ignored and the
-// default kept; a nil option is skipped.
+// Values out of range (negative durations, a jitter outside 0 to 1, NaN,
+// each option's doc says its range) are ignored and the default kept, so
+// that the constructors never fail on an option; CheckRetryOptions and
+// CheckRequeueOptions report them as an *OptionError, for options that come
+// from users. A nil option is skipped.
 package backoff

@@ -1,6 +1,7 @@
 package backoff
 
 import (
+	"fmt"
 	"math"
 	"time"
 
@@ -108,6 +109,50 @@ type config struct {
 	maxElapsed  time.Duration
 	refusal     time.Duration
 	notify      func(err error, attempt int, wait time.Duration)
+
+	// bad is the first option whose value was out of range and ignored.
+	bad *OptionError
+}
+
+// refuse records that option's value is out of range; the first such
+// option is the one CheckRetryOptions and CheckRequeueOptions report.
+func (c *config) refuse(option, reason string) {
+	if c.bad == nil {
+		c.bad = &OptionError{Option: option, Reason: reason}
+	}
+}
+
+// OptionError is an option given a value out of its range, as
+// CheckRetryOptions and CheckRequeueOptions report it. Retry and NewRequeue
+// ignore such a value and keep the default.
+type OptionError struct {
+	// Option names the option, such as "WithJitter".
+	Option string
+	// Reason says what is wrong with its value.
+	Reason string
+}
+
+func (e *OptionError) Error() string { return "backoff: " + e.Option + ": " + e.Reason }
+
+// CheckRetryOptions reports the first of opts whose value is out of range,
+// as an *OptionError, or nil when Retry would honour them all. Retry itself
+// never fails on an option: it ignores such a value and keeps the default.
+// Check options that come from users before handing them on.
+func CheckRetryOptions(opts ...RetryOption) error {
+	if c := retryConfig(opts); c.bad != nil {
+		return c.bad
+	}
+	return nil
+}
+
+// CheckRequeueOptions reports the first of opts whose value is out of
+// range, as an *OptionError, or nil when NewRequeue would honour them all.
+// NewRequeue itself ignores such a value and keeps the default.
+func CheckRequeueOptions(opts ...RequeueOption) error {
+	if c := requeueConfig(opts); c.bad != nil {
+		return c.bad
+	}
+	return nil
 }
 
 func retryConfig(opts []RetryOption) config {
@@ -165,53 +210,65 @@ func (c config) bounded() config {
 	return c
 }
 
-// WithClock sets the source of time (Retry, NewRequeue, NewGate).
+// WithClock sets the source of time (Retry, NewRequeue, NewGate); nil is
+// out of range.
 func WithClock(clock Clock) Option {
 	return everywhere(func(c *config) {
-		if clock != nil {
-			c.clock = clock
+		if clock == nil {
+			c.refuse("WithClock", "nil clock")
+			return
 		}
+		c.clock = clock
 	})
 }
 
-// WithRetryable sets what counts as transient (Retry, NewRequeue). The
-// default is pdnserrors.IsRetryable: 5xx answers and failures to reach the
-// server are transient, every refusal is permanent.
+// WithRetryable sets what counts as transient (Retry, NewRequeue); nil is
+// out of range. The default is pdnserrors.IsRetryable: 5xx answers and
+// failures to reach the server are transient, every refusal is permanent.
 func WithRetryable(retryable func(error) bool) RetryRequeueOption {
 	return retryRequeue(func(c *config) {
-		if retryable != nil {
-			c.retryable = retryable
+		if retryable == nil {
+			c.refuse("WithRetryable", "nil classifier")
+			return
 		}
+		c.retryable = retryable
 	})
 }
 
 // WithInitialInterval sets the first wait after a transient failure (Retry,
-// NewRequeue).
+// NewRequeue); it must be positive.
 func WithInitialInterval(d time.Duration) RetryRequeueOption {
 	return retryRequeue(func(c *config) {
-		if d > 0 {
-			c.initial = d
+		if d <= 0 {
+			c.refuse("WithInitialInterval", fmt.Sprintf("%s is not positive", d))
+			return
 		}
+		c.initial = d
 	})
 }
 
 // WithMaxInterval caps the nominal wait after transient failures (Retry,
-// NewRequeue).
+// NewRequeue); it must be positive. A cap below the first wait is raised to
+// it.
 func WithMaxInterval(d time.Duration) RetryRequeueOption {
 	return retryRequeue(func(c *config) {
-		if d > 0 {
-			c.max = d
+		if d <= 0 {
+			c.refuse("WithMaxInterval", fmt.Sprintf("%s is not positive", d))
+			return
 		}
+		c.max = d
 	})
 }
 
 // WithMultiplier sets how much each wait grows over the last, at least 1
-// (Retry, NewRequeue).
+// and finite (Retry, NewRequeue).
 func WithMultiplier(m float64) RetryRequeueOption {
 	return retryRequeue(func(c *config) {
-		if m >= 1 && !math.IsInf(m, 0) {
-			c.multiplier = m
+		if !(m >= 1) || math.IsInf(m, 0) {
+			c.refuse("WithMultiplier", fmt.Sprintf("%v is not a finite number of at least 1", m))
+			return
 		}
+		c.multiplier = m
 	})
 }
 
@@ -219,38 +276,49 @@ func WithMultiplier(m float64) RetryRequeueOption {
 // random around its nominal value (Retry, NewRequeue). 0 makes waits exact.
 func WithJitter(f float64) RetryRequeueOption {
 	return retryRequeue(func(c *config) {
-		if f >= 0 && f <= 1 {
-			c.jitter = f
+		if !(f >= 0 && f <= 1) {
+			c.refuse("WithJitter", fmt.Sprintf("%v is not from 0 to 1", f))
+			return
 		}
+		c.jitter = f
 	})
 }
 
 // WithMaxAttempts bounds the attempts of one Retry, the first included; 0
-// removes the bound, leaving the elapsed-time bound and the context.
+// removes the bound, leaving the elapsed-time bound and the context. A
+// negative n is out of range.
 func WithMaxAttempts(n int) RetryOption {
 	return retryOnly(func(c *config) {
-		if n >= 0 {
-			c.maxAttempts = n
+		if n < 0 {
+			c.refuse("WithMaxAttempts", fmt.Sprintf("%d is negative", n))
+			return
 		}
+		c.maxAttempts = n
 	})
 }
 
 // WithMaxElapsedTime bounds the time one Retry spends (Retry); 0 removes the
-// bound, leaving the attempt bound and the context.
+// bound, leaving the attempt bound and the context. A negative d is out of
+// range.
 func WithMaxElapsedTime(d time.Duration) RetryOption {
 	return retryOnly(func(c *config) {
-		if d >= 0 {
-			c.maxElapsed = d
+		if d < 0 {
+			c.refuse("WithMaxElapsedTime", fmt.Sprintf("%s is negative", d))
+			return
 		}
+		c.maxElapsed = d
 	})
 }
 
-// WithRefusalInterval sets the wait after a permanent failure (NewRequeue).
+// WithRefusalInterval sets the wait after a permanent failure (NewRequeue);
+// it must be positive.
 func WithRefusalInterval(d time.Duration) RequeueOption {
 	return requeueOnly(func(c *config) {
-		if d > 0 {
-			c.refusal = d
+		if d <= 0 {
+			c.refuse("WithRefusalInterval", fmt.Sprintf("%s is not positive", d))
+			return
 		}
+		c.refusal = d
 	})
 }
 

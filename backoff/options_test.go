@@ -2,11 +2,13 @@ package backoff_test
 
 import (
 	"context"
+	"math"
 	"reflect"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/pdnskit/reconcile/backoff"
 )
@@ -63,4 +65,65 @@ func TestNilOptions(t *testing.T) {
 		backoff.NewRequeue(nil).After("k", nil)
 		_ = backoff.Retry(t.Context(), func(context.Context) error { return nil }, nil)
 	})
+}
+
+// TestCheckOptions checks that every value an option ignores is reported,
+// naming the option, and that values in range are not.
+func TestCheckOptions(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		retry   backoff.RetryOption // nil: a RequeueOption only
+		requeue backoff.RequeueOption
+		option  string // "" when in range
+	}{
+		{"multiplier below 1", backoff.WithMultiplier(0.5), backoff.WithMultiplier(0.5), "WithMultiplier"},
+		{"negative multiplier", backoff.WithMultiplier(-1), backoff.WithMultiplier(-1), "WithMultiplier"},
+		{"NaN multiplier", backoff.WithMultiplier(math.NaN()), backoff.WithMultiplier(math.NaN()), "WithMultiplier"},
+		{"infinite multiplier", backoff.WithMultiplier(math.Inf(1)), backoff.WithMultiplier(math.Inf(1)), "WithMultiplier"},
+		{"multiplier 1", backoff.WithMultiplier(1), backoff.WithMultiplier(1), ""},
+		{"jitter above 1", backoff.WithJitter(5), backoff.WithJitter(5), "WithJitter"},
+		{"negative jitter", backoff.WithJitter(-0.1), backoff.WithJitter(-0.1), "WithJitter"},
+		{"NaN jitter", backoff.WithJitter(math.NaN()), backoff.WithJitter(math.NaN()), "WithJitter"},
+		{"jitter 0", backoff.WithJitter(0), backoff.WithJitter(0), ""},
+		{"jitter 1", backoff.WithJitter(1), backoff.WithJitter(1), ""},
+		{"negative initial interval", backoff.WithInitialInterval(-time.Second), backoff.WithInitialInterval(-time.Second), "WithInitialInterval"},
+		{"zero initial interval", backoff.WithInitialInterval(0), backoff.WithInitialInterval(0), "WithInitialInterval"},
+		{"negative max interval", backoff.WithMaxInterval(-time.Second), backoff.WithMaxInterval(-time.Second), "WithMaxInterval"},
+		{"zero max interval", backoff.WithMaxInterval(0), backoff.WithMaxInterval(0), "WithMaxInterval"},
+		{"nil clock", backoff.WithClock(nil), backoff.WithClock(nil), "WithClock"},
+		{"nil classifier", backoff.WithRetryable(nil), backoff.WithRetryable(nil), "WithRetryable"},
+		{"negative attempts", backoff.WithMaxAttempts(-1), nil, "WithMaxAttempts"},
+		{"unbounded attempts", backoff.WithMaxAttempts(0), nil, ""},
+		{"negative elapsed time", backoff.WithMaxElapsedTime(-time.Second), nil, "WithMaxElapsedTime"},
+		{"unbounded elapsed time", backoff.WithMaxElapsedTime(0), nil, ""},
+		{"nil notify", backoff.WithNotify(nil), nil, ""},
+		{"negative refusal interval", nil, backoff.WithRefusalInterval(-time.Minute), "WithRefusalInterval"},
+		{"zero refusal interval", nil, backoff.WithRefusalInterval(0), "WithRefusalInterval"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			check := func(what string, err error) {
+				t.Helper()
+				if tc.option == "" {
+					assert.NoError(t, err, what)
+					return
+				}
+				var oe *backoff.OptionError
+				require.ErrorAs(t, err, &oe, what)
+				assert.Equal(t, tc.option, oe.Option, what)
+				assert.NotEmpty(t, oe.Reason, what)
+				assert.Contains(t, err.Error(), tc.option, what)
+			}
+			if tc.retry != nil {
+				check("CheckRetryOptions", backoff.CheckRetryOptions(backoff.WithJitter(0), tc.retry, nil))
+			}
+			if tc.requeue != nil {
+				check("CheckRequeueOptions", backoff.CheckRequeueOptions(tc.requeue))
+			}
+		})
+	}
+	assert.NoError(t, backoff.CheckRetryOptions())
+	assert.NoError(t, backoff.CheckRequeueOptions(nil))
+	var oe *backoff.OptionError
+	require.ErrorAs(t, backoff.CheckRetryOptions(backoff.WithJitter(2), backoff.WithMultiplier(0)), &oe)
+	assert.Equal(t, "WithJitter", oe.Option, "the first option out of range is reported")
 }
