@@ -4,7 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/netip"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -125,6 +128,7 @@ func defaultConfig() config {
 		guardMin:      DefaultDeleteGuardMin,
 		maxPatchBytes: DefaultMaxPatchBytes,
 		ownership:     OwnershipAuto,
+		maxResponse:   pdnsapi.DefaultMaxResponseBytes,
 		lockTTL:       DefaultLockTTL,
 		lockWait:      DefaultLockWait,
 	}
@@ -161,14 +165,16 @@ func WithClock(clock backoff.Clock) Option { return func(c *config) { c.clock = 
 // WithRetry sets how transient failures (network errors, timeouts, 5xx) of
 // one API call are retried within an operation: backoff.WithMaxAttempts,
 // backoff.WithMaxElapsedTime, backoff.WithInitialInterval and so on.
-// Refusals are never retried.
+// Refusals are never retried. An option given a value out of its range is
+// a *ConfigError from New.
 func WithRetry(opts ...backoff.RetryOption) Option {
 	return func(c *config) { c.retry = append(c.retry, opts...) }
 }
 
 // WithRequeue sets how Result.RequeueAfter is chosen after a failure or a
 // refusal: the refusal interval (backoff.WithRefusalInterval, 10 minutes by
-// default) and the growth of waits after transient failures.
+// default) and the growth of waits after transient failures. An option
+// given a value out of its range is a *ConfigError from New.
 func WithRequeue(opts ...backoff.RequeueOption) Option {
 	return func(c *config) { c.requeue = append(c.requeue, opts...) }
 }
@@ -241,6 +247,7 @@ func WithOwnershipStore(s OwnershipStore) Option { return func(c *config) { c.ow
 
 // WithMaxResponseBytes bounds how much of one answer from PowerDNS is read
 // (128 MiB by default): a larger answer is an error, never a truncated zone.
+// n must be positive.
 func WithMaxResponseBytes(n int64) Option { return func(c *config) { c.maxResponse = n } }
 
 // WithLockWait sets how long an operation that must take the zone lock
@@ -248,8 +255,9 @@ func WithMaxResponseBytes(n int64) Option { return func(c *config) { c.maxRespon
 // before it reports its changes as postponed; 0 postpones at once.
 func WithLockWait(d time.Duration) Option { return func(c *config) { c.lockWait = d } }
 
-// WithDNSAddr sets the host:port Verify queries; by default the API host on
-// port 53.
+// WithDNSAddr sets the host:port Verify queries, such as "192.0.2.1:53" or
+// "[2001:db8::1]:5300"; by default the API host on port 53. The host is an
+// IP address or a hostname, the port a number.
 func WithDNSAddr(addr string) Option { return func(c *config) { c.dnsAddr = addr } }
 
 // ErrNoWriter is what the *ConfigError of a New without WithManagedBy wraps.
@@ -262,7 +270,8 @@ type ConfigError struct {
 	// Reason says what is wrong with its value.
 	Reason string
 	// Err is the underlying error, when there is one: errors.Is finds
-	// ErrNoWriter, ErrInvalidServerURL and ErrInvalidAPIKey through it.
+	// ErrNoWriter, ErrInvalidServerURL and ErrInvalidAPIKey through it,
+	// and errors.As the *backoff.OptionError of WithRetry and WithRequeue.
 	Err error
 }
 
@@ -300,10 +309,20 @@ func (c *config) validate() error {
 		return &ConfigError{Option: "WithFullRead", Reason: "must not be negative"}
 	case c.resync < 0:
 		return &ConfigError{Option: "WithResync", Reason: "must not be negative"}
+	case c.maxResponse < 1:
+		return &ConfigError{Option: "WithMaxResponseBytes", Reason: fmt.Sprintf("%d bytes is not positive", c.maxResponse)}
+	case c.dnsAddr != "" && !validHostPort(c.dnsAddr):
+		return &ConfigError{Option: "WithDNSAddr", Reason: fmt.Sprintf("%q is not host:port with a numeric port", c.dnsAddr)}
 	case c.logger == nil:
 		return &ConfigError{Option: "WithLogger", Reason: "nil logger"}
 	case c.clock == nil:
 		return &ConfigError{Option: "WithClock", Reason: "nil clock"}
+	}
+	if err := backoff.CheckRetryOptions(c.retry...); err != nil {
+		return backoffConfigError("WithRetry", err)
+	}
+	if err := backoff.CheckRequeueOptions(c.requeue...); err != nil {
+		return backoffConfigError("WithRequeue", err)
 	}
 	for _, k := range c.allowed {
 		switch {
@@ -316,6 +335,35 @@ func (c *config) validate() error {
 		}
 	}
 	return nil
+}
+
+// backoffConfigError names option (WithRetry or WithRequeue) and the
+// backoff option in it that err, from backoff's checks, reports.
+func backoffConfigError(option string, err error) *ConfigError {
+	reason := err.Error()
+	var oe *backoff.OptionError
+	if errors.As(err, &oe) {
+		reason = "backoff." + oe.Option + ": " + oe.Reason
+	}
+	return &ConfigError{Option: option, Reason: reason, Err: err}
+}
+
+// validHostPort reports whether addr is host:port with a host that is an IP
+// address or a hostname and a port from 1 to 65535.
+func validHostPort(addr string) bool {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil || host == "" {
+		return false
+	}
+	if p, err := strconv.ParseUint(port, 10, 16); err != nil || p == 0 {
+		return false
+	}
+	if _, err := netip.ParseAddr(host); err == nil {
+		return true
+	}
+	return len(host) <= 253 && !strings.ContainsFunc(host, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '.' || r == '_')
+	})
 }
 
 // conflictOptions are the conflict rules of this writer.

@@ -1,6 +1,8 @@
 package reconcile
 
 import (
+	"errors"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -8,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/pdnskit/reconcile/backoff"
 	"github.com/pdnskit/reconcile/conflict"
 )
 
@@ -65,6 +68,80 @@ func TestNewRefusesBadConfig(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "external-dns", r.ManagedBy())
 	assert.Equal(t, "127.0.0.1:53", r.cfg.dnsAddr)
+}
+
+// TestNewNamesTheBadOption: a value New cannot use is a *ConfigError naming
+// the option it came through, never dropped for a default; the values
+// around it are taken.
+func TestNewNamesTheBadOption(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		opt     Option
+		option  string // "" when New takes it
+		backoff string // the backoff option a *backoff.OptionError names
+	}{
+		{"retry: negative multiplier", WithRetry(backoff.WithMultiplier(-1)), "WithRetry", "WithMultiplier"},
+		{"retry: multiplier below 1", WithRetry(backoff.WithMultiplier(0.5)), "WithRetry", "WithMultiplier"},
+		{"retry: NaN multiplier", WithRetry(backoff.WithMultiplier(math.NaN())), "WithRetry", "WithMultiplier"},
+		{"retry: jitter above 1", WithRetry(backoff.WithJitter(5)), "WithRetry", "WithJitter"},
+		{"retry: negative jitter", WithRetry(backoff.WithJitter(-0.5)), "WithRetry", "WithJitter"},
+		{"retry: negative initial interval", WithRetry(backoff.WithInitialInterval(-time.Second)), "WithRetry", "WithInitialInterval"},
+		{"retry: zero initial interval", WithRetry(backoff.WithInitialInterval(0)), "WithRetry", "WithInitialInterval"},
+		{"retry: negative max interval", WithRetry(backoff.WithMaxInterval(-time.Second)), "WithRetry", "WithMaxInterval"},
+		{"retry: negative attempts", WithRetry(backoff.WithMaxAttempts(-1)), "WithRetry", "WithMaxAttempts"},
+		{"retry: negative elapsed time", WithRetry(backoff.WithMaxElapsedTime(-time.Second)), "WithRetry", "WithMaxElapsedTime"},
+		{"retry: nil clock", WithRetry(backoff.WithClock(nil)), "WithRetry", "WithClock"},
+		{"retry: nil classifier", WithRetry(backoff.WithRetryable(nil)), "WithRetry", "WithRetryable"},
+		{"retry: bad after good", WithRetry(backoff.WithMaxAttempts(3), nil, backoff.WithJitter(2)), "WithRetry", "WithJitter"},
+		{"retry: in range", WithRetry(backoff.WithMultiplier(1), backoff.WithJitter(0), backoff.WithMaxAttempts(0), backoff.WithMaxElapsedTime(0)), "", ""},
+		{"requeue: negative multiplier", WithRequeue(backoff.WithMultiplier(-1)), "WithRequeue", "WithMultiplier"},
+		{"requeue: jitter above 1", WithRequeue(backoff.WithJitter(5)), "WithRequeue", "WithJitter"},
+		{"requeue: negative initial interval", WithRequeue(backoff.WithInitialInterval(-time.Second)), "WithRequeue", "WithInitialInterval"},
+		{"requeue: negative max interval", WithRequeue(backoff.WithMaxInterval(-time.Second)), "WithRequeue", "WithMaxInterval"},
+		{"requeue: negative refusal interval", WithRequeue(backoff.WithRefusalInterval(-time.Minute)), "WithRequeue", "WithRefusalInterval"},
+		{"requeue: zero refusal interval", WithRequeue(backoff.WithRefusalInterval(0)), "WithRequeue", "WithRefusalInterval"},
+		{"requeue: in range", WithRequeue(backoff.WithRefusalInterval(time.Minute), backoff.WithJitter(1)), "", ""},
+		{"response bound zero", WithMaxResponseBytes(0), "WithMaxResponseBytes", ""},
+		{"response bound negative", WithMaxResponseBytes(-1), "WithMaxResponseBytes", ""},
+		{"response bound one byte", WithMaxResponseBytes(1), "", ""},
+		{"dns addr: colons", WithDNSAddr("not an addr:::"), "WithDNSAddr", ""},
+		{"dns addr: no port", WithDNSAddr("192.0.2.1"), "WithDNSAddr", ""},
+		{"dns addr: no host", WithDNSAddr(":53"), "WithDNSAddr", ""},
+		{"dns addr: port 0", WithDNSAddr("192.0.2.1:0"), "WithDNSAddr", ""},
+		{"dns addr: port too large", WithDNSAddr("192.0.2.1:65536"), "WithDNSAddr", ""},
+		{"dns addr: named port", WithDNSAddr("192.0.2.1:domain"), "WithDNSAddr", ""},
+		{"dns addr: space in host", WithDNSAddr("not an addr:53"), "WithDNSAddr", ""},
+		{"dns addr: IPv6 unbracketed", WithDNSAddr("2001:db8::1:53"), "WithDNSAddr", ""},
+		{"dns addr: IPv4", WithDNSAddr("192.0.2.1:53"), "", ""},
+		{"dns addr: IPv6", WithDNSAddr("[2001:db8::1]:5300"), "", ""},
+		{"dns addr: hostname", WithDNSAddr("pdns.dns-system.svc:53"), "", ""},
+		{"dns addr: empty keeps the default", WithDNSAddr(""), "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := New("http://127.0.0.1:8081", WithManagedBy("w"), tc.opt)
+			if tc.option == "" {
+				require.NoError(t, err)
+				assert.NotNil(t, r)
+				return
+			}
+			assert.Nil(t, r)
+			var cfgErr *ConfigError
+			require.ErrorAs(t, err, &cfgErr)
+			assert.Equal(t, tc.option, cfgErr.Option)
+			assert.NotEmpty(t, cfgErr.Reason)
+			var optErr *backoff.OptionError
+			if tc.backoff == "" {
+				assert.False(t, errors.As(err, &optErr))
+				return
+			}
+			require.ErrorAs(t, err, &optErr)
+			assert.Equal(t, tc.backoff, optErr.Option)
+			assert.Contains(t, err.Error(), "backoff."+tc.backoff)
+		})
+	}
+	r, err := New("http://127.0.0.1:8081", WithManagedBy("w"))
+	require.NoError(t, err)
+	assert.EqualValues(t, 128<<20, r.cfg.maxResponse, "128 MiB, as WithMaxResponseBytes says")
 }
 
 // TestCallOptions: each call's options are applied in order, nil ones
