@@ -4,8 +4,10 @@
 // New returns a Metrics, which is both a prometheus.Collector and a
 // reconcile.Observer: register it with a prometheus.Registry and give it to
 // one or more Reconcilers with reconcile.WithObserver. Every family counts
-// what the Reconcilers that have it did; none is labelled by zone, name or
-// owner, so the number of series stays bounded whatever the number of zones.
+// what the Reconcilers that have it did. No label is a zone, name or owner:
+// each takes its values from a small fixed set (taken, of the lock waits,
+// is "true" or "false"), so the number of series stays bounded whatever the
+// number of zones.
 //
 // The families:
 //
@@ -33,8 +35,12 @@
 //   - pdnskit_postponed_total: changes not sent because another writer held
 //     the zone lock (Result.Postponed).
 //   - pdnskit_lock_wait_seconds{taken}: a histogram of the waits for a zone
-//     lock; taken is "false" when the operation gave up and postponed its
-//     writes, so the count of that series is the number of give-ups.
+//     lock, from the first attempt to holding the lock or giving up. The
+//     label taken is "true" when the operation took the lock and "false"
+//     when it did not: another writer held it past reconcile.WithLockWait
+//     (the operation postponed its writes), the attempt failed, or the
+//     context ended. The count of the taken="false" series is the number of
+//     waits that ended without the lock.
 //
 // The outcome families (changes, blocked, refused, deferred, postponed)
 // count what each Sync, Apply and Remove reports, every time it reports

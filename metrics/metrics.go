@@ -109,7 +109,7 @@ func New(opts ...Option) *Metrics {
 			ConstLabels: o.constLabels,
 		}),
 		lockWait: histogram("pdnskit_lock_wait_seconds",
-			"Waits for a zone lock; taken=false when the operation gave up and postponed its writes.",
+			"Waits for a zone lock, by taken: true when the operation took the lock, false when it did not (another writer held it past the lock wait, the attempt failed, or the context ended).",
 			lockWaitBuckets, "taken"),
 	}
 	// The ops are known: their series exist from the start, so that a
