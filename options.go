@@ -422,14 +422,15 @@ func ForceDeletes() SyncOption { return syncFlag(func(c *syncConfig) { c.forceDe
 func Teardown() SyncOption { return syncFlag(func(c *syncConfig) { c.teardown = true }) }
 
 // OwnerOption records the object behind a write; WithOwner returns one. It
-// is an option of Sync, Plan, Apply, Remove and EnsureZone.
+// is an option of Sync, Plan, Apply, Remove, EnsureZone and DeleteZone.
 type OwnerOption struct{ ref string }
 
 func (o OwnerOption) applyToSync(c *syncConfig)     { c.owner = o.ref }
 func (o OwnerOption) applyToApply(c *objectConfig)  { c.owner = o.ref }
 func (o OwnerOption) applyToRemove(c *objectConfig) { c.owner = o.ref }
 
-func (o OwnerOption) applyToEnsureZone(c *objectConfig) { c.owner = o.ref }
+func (o OwnerOption) applyToEnsureZone(c *objectConfig)     { c.owner = o.ref }
+func (o OwnerOption) applyToDeleteZone(c *deleteZoneConfig) { c.owner = o.ref }
 
 // WithOwner records the object behind this write (e.g. "namespace/name")
 // next to the writer, in the ownership comment or the metadata claim.
@@ -437,8 +438,12 @@ func (o OwnerOption) applyToEnsureZone(c *objectConfig) { c.owner = o.ref }
 // Within one writer the controller arbitrates between its objects (e.g. the
 // oldest object owns the RRset): a write by another owner of the same
 // writer is allowed and reported in Result.Handovers; other writers stay
-// blocked, and conflict messages name writer and owner. ref is 1 to 253
-// printable characters of valid UTF-8, none of them a space of any kind.
+// blocked, and conflict messages name writer and owner. Given to
+// DeleteZone, it names the object deleting the zone: a zone whose SOA
+// another object of the writer holds is not deleted.
+//
+// ref is 1 to 253 printable characters of valid UTF-8, none of them a
+// space of any kind.
 func WithOwner(ref string) OwnerOption { return OwnerOption{ref: ref} }
 
 // configure applies the non-nil options of one call to a fresh config.

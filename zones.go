@@ -81,8 +81,9 @@ func (d ZoneDifference) String() string {
 // The apex SOA and NS of a zone EnsureZone creates are the writer's, with
 // the owner of WithOwner: another writer's Apply of them is blocked
 // (conflict.NotOwner) and its DeleteZone refused (*ZoneInUseError) while
-// they remain, and an object of this writer that manages them (an "soa" or
-// "ns" record set) takes them over as a handover. A zone that already
+// they remain, as is a DeleteZone of this writer for another owner while
+// the SOA is recorded for this one, and an object of this writer that
+// manages them (an "soa" or "ns" record set) takes them over as a handover. A zone that already
 // existed is not taken: its apex stays whose it was.
 func (r *Reconciler) EnsureZone(ctx context.Context, zone string, spec ZoneSpec, opts ...EnsureZoneOption) (zr ZoneResult, err error) {
 	defer func(start time.Time) {
@@ -459,46 +460,73 @@ func (s ZoneSpec) differences(zone string, z *powerdns.Zone) []ZoneDifference {
 	return out
 }
 
-// DeleteZoneOption changes one DeleteZone.
-type DeleteZoneOption func(*deleteZoneConfig)
+// DeleteZoneOption changes one DeleteZone. ForceDeleteZone and WithOwner
+// are DeleteZoneOptions.
+type DeleteZoneOption interface{ applyToDeleteZone(*deleteZoneConfig) }
 
-type deleteZoneConfig struct{ force bool }
+type deleteZoneConfig struct {
+	force bool
+	owner string
+}
+
+// forceDeleteZone is the DeleteZoneOption of ForceDeleteZone.
+type forceDeleteZone struct{}
+
+func (forceDeleteZone) applyToDeleteZone(c *deleteZoneConfig) { c.force = true }
 
 // ForceDeleteZone lets DeleteZone delete a zone that still holds other
-// writers' RRsets.
-func ForceDeleteZone() DeleteZoneOption { return func(c *deleteZoneConfig) { c.force = true } }
+// writers' RRsets, or that another object holds (WithOwner).
+func ForceDeleteZone() DeleteZoneOption { return forceDeleteZone{} }
 
 // ZoneInUseError is DeleteZone refusing to delete a zone that still holds
-// RRsets of other writers.
+// RRsets of other writers, or, with WithOwner, that another object of the
+// writer holds.
 type ZoneInUseError struct {
 	Zone string
 	// Writers are the other writers holding RRsets in the zone, sorted;
 	// RRsets counts their RRsets.
 	Writers []string
 	RRsets  int
+	// Owner is the other object of this writer that the zone's SOA is
+	// recorded for (EnsureZone's WithOwner), when DeleteZone was given an
+	// owner: the zone is that object's, not the caller's. Empty otherwise.
+	Owner string
 }
 
 func (e *ZoneInUseError) Error() string {
-	return fmt.Sprintf("reconcile: zone %s still holds %d RRset(s) of %s: not deleted (ForceDeleteZone deletes it anyway)",
-		e.Zone, e.RRsets, strings.Join(e.Writers, ", "))
+	var why []string
+	if e.Owner != "" {
+		why = append(why, "is held by "+e.Owner+" (its SOA)")
+	}
+	if e.RRsets > 0 {
+		why = append(why, fmt.Sprintf("still holds %d RRset(s) of %s", e.RRsets, strings.Join(e.Writers, ", ")))
+	}
+	return fmt.Sprintf("reconcile: zone %s %s: not deleted (ForceDeleteZone deletes it anyway)", e.Zone, strings.Join(why, " and "))
 }
 
 // DeleteZone deletes zone and forgets it (Forget). It refuses, with a
 // *ZoneInUseError, while RRsets of other writers remain, unless forced
-// (ForceDeleteZone); RRsets of this writer and of none (the apex SOA and NS,
-// records written by hand) do not hold it back. A zone that does not exist
-// is not an error: the deletion is idempotent.
+// (ForceDeleteZone); RRsets of this writer and of none (records written by
+// hand, the apex of a zone EnsureZone did not create) do not hold it back.
+// A zone that does not exist is not an error: the deletion is idempotent.
+//
+// With WithOwner, it refuses too while the zone's SOA is recorded for
+// another owner of this writer (ZoneInUseError.Owner): EnsureZone records
+// the apex of a zone it creates for its owner, so a zone object that finds
+// its zone made by another object (a namespaced object sharing a
+// cluster-wide zone's name) does not delete it. Only the SOA counts: an
+// object of the writer that took the apex NS over (Result.Handovers) does
+// not hold the zone, and neither does an SOA recorded for no owner (a zone
+// created without WithOwner).
 func (r *Reconciler) DeleteZone(ctx context.Context, zone string, opts ...DeleteZoneOption) (err error) {
 	defer r.observed(OperationDeleteZone, zone, time.Now(), &Result{}, &err)
-	var cfg deleteZoneConfig
-	for _, opt := range opts {
-		if opt != nil {
-			opt(&cfg)
-		}
-	}
+	cfg := configure(opts, DeleteZoneOption.applyToDeleteZone)
 	canonical, err := canonicalZone(zone)
 	if err != nil {
 		return err
+	}
+	if why := validOwner(cfg.owner); why != "" {
+		return &InputError{Zone: canonical, Err: fmt.Errorf("owner %q: %s", cfg.owner, why)}
 	}
 	o := r.newOp("delete zone", canonical, intent{}, readScope{}, dryRun)
 	_, err = o.do(ctx, func(ctx context.Context) error {
@@ -510,7 +538,7 @@ func (r *Reconciler) DeleteZone(ctx context.Context, zone string, opts ...Delete
 			if err != nil {
 				return o.errorf(err)
 			}
-			if inUse := othersIn(canonical, obs, r.cfg.managedBy); inUse != nil {
+			if inUse := othersIn(canonical, obs, r.cfg.managedBy, cfg.owner); inUse != nil {
 				return inUse
 			}
 		}
@@ -525,10 +553,15 @@ func (r *Reconciler) DeleteZone(ctx context.Context, zone string, opts ...Delete
 	return err
 }
 
-// othersIn returns the *ZoneInUseError for the other writers' RRsets in obs,
-// or nil.
-func othersIn(zone string, obs *observation, writer string) error {
+// othersIn returns the *ZoneInUseError for the other writers' RRsets in obs
+// and, when owner is set, for an SOA of the writer recorded for another
+// owner, or nil.
+func othersIn(zone string, obs *observation, writer, owner string) error {
 	e := &ZoneInUseError{Zone: zone}
+	if soa, ok := obs.set.Get(rrset.Key{Name: zone, Type: "SOA"}); ok && owner != "" &&
+		soa.ManagedBy == writer && soa.Owner != "" && soa.Owner != owner {
+		e.Owner = soa.Owner
+	}
 	count := func(rr rrset.RRset) {
 		if rr.ManagedBy == "" || rr.ManagedBy == writer {
 			return
@@ -544,7 +577,7 @@ func othersIn(zone string, obs *observation, writer string) error {
 	for _, rr := range obs.disabled {
 		count(rr)
 	}
-	if e.RRsets == 0 {
+	if e.RRsets == 0 && e.Owner == "" {
 		return nil
 	}
 	sort.Strings(e.Writers)

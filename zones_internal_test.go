@@ -125,10 +125,57 @@ func TestOthersIn(t *testing.T) {
 	obs := obsOf(t, rr(t, "me", "a", "A", "192.0.2.1"), rr(t, "", "b", "A", "192.0.2.1"),
 		rr(t, "them", "c", "A", "192.0.2.1"), rr(t, "them", "d", "A", "192.0.2.1"))
 	obs.disabled = []rrset.RRset{rr(t, "else", "e", "A", "192.0.2.1")}
-	err := othersIn(testZone, obs, "me")
+	err := othersIn(testZone, obs, "me", "")
 	var inUse *ZoneInUseError
 	require.ErrorAs(t, err, &inUse)
 	assert.Equal(t, []string{"else", "them"}, inUse.Writers)
 	assert.Equal(t, 3, inUse.RRsets)
-	assert.NoError(t, othersIn(testZone, obsOf(t, rr(t, "me", "a", "A", "192.0.2.1")), "me"))
+	assert.Empty(t, inUse.Owner)
+	assert.NoError(t, othersIn(testZone, obsOf(t, rr(t, "me", "a", "A", "192.0.2.1")), "me", ""))
+}
+
+// TestOthersInOwner: with an owner, a zone whose SOA the writer holds for
+// another owner is in use; an SOA of the same owner, of no owner or of no
+// writer is not, nor are the writer's other owners' RRsets elsewhere (the
+// apex NS an object took over among them).
+func TestOthersInOwner(t *testing.T) {
+	const soa = "ns1.example.net. hostmaster.example.com. 1 10800 3600 604800 3600"
+	obsWith := func(soaHolder string, live ...rrset.RRset) *observation {
+		return &observation{set: setOf(t, append([]rrset.RRset{rr(t, soaHolder, "@", "SOA", soa)}, live...)...)}
+	}
+	recordSets := []rrset.RRset{rr(t, "me/team-b/ns", "@", "NS", "ns1.example.net."), rr(t, "me/team-b/www", "www", "A", "192.0.2.1")}
+
+	for _, tc := range []struct {
+		name, soaHolder, owner, want string
+	}{
+		{name: "another object's zone", soaHolder: "me/cluster/example", owner: "team-a/example", want: "cluster/example"},
+		{name: "the object's own zone", soaHolder: "me/team-a/example", owner: "team-a/example"},
+		{name: "no owner given", soaHolder: "me/cluster/example"},
+		{name: "an SOA of no owner", soaHolder: "me", owner: "team-a/example"},
+		{name: "an SOA of no writer", soaHolder: "", owner: "team-a/example"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := othersIn(testZone, obsWith(tc.soaHolder, recordSets...), "me", tc.owner)
+			if tc.want == "" {
+				assert.NoError(t, err)
+				return
+			}
+			var inUse *ZoneInUseError
+			require.ErrorAs(t, err, &inUse)
+			assert.Equal(t, tc.want, inUse.Owner)
+			assert.Zero(t, inUse.RRsets)
+			assert.Equal(t, "reconcile: zone "+testZone+" is held by "+tc.want+" (its SOA): not deleted (ForceDeleteZone deletes it anyway)", err.Error())
+		})
+	}
+
+	// Another writer's SOA is another writer's RRset, whoever asks.
+	err := othersIn(testZone, obsWith("them/cluster/example"), "me", "team-a/example")
+	var inUse *ZoneInUseError
+	require.ErrorAs(t, err, &inUse)
+	assert.Empty(t, inUse.Owner)
+	assert.Equal(t, []string{"them"}, inUse.Writers)
+	assert.Equal(t, "reconcile: zone "+testZone+" still holds 1 RRset(s) of them: not deleted (ForceDeleteZone deletes it anyway)", err.Error())
+
+	both := &ZoneInUseError{Zone: testZone, Owner: "cluster/example", Writers: []string{"a", "b"}, RRsets: 3}
+	assert.Equal(t, "reconcile: zone "+testZone+" is held by cluster/example (its SOA) and still holds 3 RRset(s) of a, b: not deleted (ForceDeleteZone deletes it anyway)", both.Error())
 }

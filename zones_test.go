@@ -76,3 +76,41 @@ func TestEnsureZoneHoldsItsApex(t *testing.T) {
 		}
 	})
 }
+
+// TestDeleteZoneOfAnotherObject: given an owner, DeleteZone leaves a zone
+// whose SOA the writer holds for another object (a namespaced zone object
+// sharing a cluster-wide zone's name), and deletes one it holds for that
+// owner, also after another object took the apex NS over.
+func TestDeleteZoneOfAnotherObject(t *testing.T) {
+	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
+		t.Parallel()
+		ctx := pdnstest.Context(t)
+		zone := "owned-" + srv.NewZone(t)
+		w, _ := newWriter(t, srv, "zones")
+		spec := reconcile.ZoneSpec{Nameservers: []string{"ns1.example.net."}, SOAEditAPI: "DEFAULT"}
+
+		res, err := w.EnsureZone(ctx, zone, spec, reconcile.WithOwner("cluster/example"))
+		require.NoError(t, err)
+		require.True(t, res.Created)
+		res, err = w.EnsureZone(ctx, zone, spec, reconcile.WithOwner("team-a/example"))
+		require.NoError(t, err)
+		require.False(t, res.Created)
+
+		err = w.DeleteZone(ctx, zone, reconcile.WithOwner("team-a/example"))
+		var inUse *reconcile.ZoneInUseError
+		require.ErrorAs(t, err, &inUse, "another object's zone")
+		assert.Equal(t, "cluster/example", inUse.Owner)
+		assert.Empty(t, inUse.Writers)
+		_, err = srv.Client.Zones.Get(ctx, zone)
+		require.NoError(t, err, "the zone stays")
+
+		ns := pdnstest.MustRRset(t, zone, "@", "NS", 3600, "ns1.example.net.", "ns2.example.net.")
+		handed, err := w.Apply(ctx, zone, ns, reconcile.WithOwner("recordset/ns"))
+		require.NoError(t, err)
+		require.Len(t, handed.Handovers, 1)
+
+		require.NoError(t, w.DeleteZone(ctx, zone, reconcile.WithOwner("cluster/example")), "the object that holds the SOA deletes it")
+		_, err = srv.Client.Zones.Get(ctx, zone)
+		require.Error(t, err, "the zone is deleted")
+	})
+}
