@@ -84,3 +84,7 @@ type DNSZoneList struct {
 // Ref is the object's reference, namespace/name: the owner the library
 // records next to the writer.
 func (o *DNSRecordSet) Ref() string { return o.Namespace + "/" + o.Name }
+
+// Ref is the object's reference, namespace/name: the owner the library
+// records for the apex of a zone the object creates.
+func (o *DNSZone) Ref() string { return o.Namespace + "/" + o.Name }

@@ -62,7 +62,12 @@ func (r *ZoneReconciler) Reconcile(ctx context.Context, req reconcile.Request) (
 			return reconcile.Result{}, err
 		}
 	}
-	zr, err := r.pdns.EnsureZone(ctx, z.Spec.DomainName, pdnsreconcile.ZoneSpec{Kind: z.Spec.Kind, Nameservers: z.Spec.Nameservers})
+	// The object is the owner of the apex of a zone it creates: another
+	// DNSZone naming the same zone (in another namespace) finds it
+	// existing, and its deletion leaves the zone to this one.
+	zr, err := r.pdns.EnsureZone(ctx, z.Spec.DomainName,
+		pdnsreconcile.ZoneSpec{Kind: z.Spec.Kind, Nameservers: z.Spec.Nameservers},
+		pdnsreconcile.WithOwner(z.Ref()))
 	cond := zoneCondition(zr, err)
 	// As for record sets, PowerDNS's errors stay out of controller-runtime's
 	// rate limiter: the condition carries them, and the requeue waits as
@@ -74,17 +79,22 @@ func (r *ZoneReconciler) Reconcile(ctx context.Context, req reconcile.Request) (
 	return reconcile.Result{RequeueAfter: after}, publish(ctx, r.client, &z, &z.Status.Conditions, cond)
 }
 
-// finalize deletes the zone, unless other writers still hold RRsets in it,
-// then releases the object.
+// finalize deletes the zone, unless other writers still hold RRsets in it
+// or another DNSZone created it, then releases the object.
 func (r *ZoneReconciler) finalize(ctx context.Context, z *DNSZone, key string) (reconcile.Result, error) {
 	if !controllerutil.ContainsFinalizer(z, zoneFinalizer) {
 		return reconcile.Result{}, nil
 	}
-	err := r.pdns.DeleteZone(ctx, z.Spec.DomainName)
+	err := r.pdns.DeleteZone(ctx, z.Spec.DomainName, pdnsreconcile.WithOwner(z.Ref()))
 	var inUse *pdnsreconcile.ZoneInUseError
 	cond := pdnsreconcile.ConditionFor(pdnsreconcile.Result{}, err)
 	switch {
 	case err == nil, cond.Reason == pdnsreconcile.ReasonInvalidInput: // deleted, or never created
+	case errors.As(err, &inUse) && inUse.Owner != "":
+		// Another DNSZone created the zone (its SOA is recorded for
+		// that object): the zone is its to delete, and this object
+		// goes without it.
+		log.FromContext(ctx).Info("zone left to the object that created it", "zone", z.Spec.DomainName, "owner", inUse.Owner)
 	case errors.As(err, &inUse):
 		// Other writers' records stay, and so does the zone: their
 		// removal wakes nothing here, so come back after the refusal

@@ -9,6 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	pdnsreconcile "github.com/pdnskit/reconcile"
 	"github.com/pdnskit/reconcile/pdnstest"
@@ -73,6 +75,58 @@ func TestZoneLifecycle(t *testing.T) {
 		assert.True(t, e.gone(z), "released once the zone is deleted")
 		_, err = srv.Client.Zones.Get(e.ctx(), zone)
 		assert.Error(t, err, "the zone is deleted")
+	})
+}
+
+// TestZoneSharedName: two DNSZones in two namespaces name one zone. The
+// first creates it and its apex is recorded for it; the second finds it
+// existing, and its deletion releases the object and leaves the zone,
+// which the first one's deletion then deletes.
+func TestZoneSharedName(t *testing.T) {
+	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
+		t.Parallel()
+		e := newEnv(t, srv)
+		zone := "shared-" + e.zone
+		t.Cleanup(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			_ = srv.Client.Zones.Delete(ctx, zone) // left by a failed test; absent otherwise
+		})
+		spec := DNSZoneSpec{DomainName: zone, Nameservers: []string{"ns1.example.net"}}
+		clusterWide := &DNSZone{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: "example"}, Spec: spec}
+		teamA := &DNSZone{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "example"}, Spec: spec}
+		require.NoError(t, e.k8s.Create(e.ctx(), clusterWide))
+		require.NoError(t, e.k8s.Create(e.ctx(), teamA))
+		reconcileZone := func(z *DNSZone) reconcile.Result {
+			t.Helper()
+			res, err := e.zones.Reconcile(e.ctx(), reconcile.Request{NamespacedName: client.ObjectKeyFromObject(z)})
+			require.NoError(t, err)
+			return res
+		}
+
+		reconcileZone(clusterWide)
+		assert.Equal(t, "zone created", e.programmed(clusterWide).Message)
+		reconcileZone(teamA)
+		assert.Equal(t, "zone exists", e.programmed(teamA).Message)
+		live, err := e.pdns.Live(e.ctx(), zone)
+		require.NoError(t, err)
+		for _, rr := range live {
+			assert.Equal(t, clusterWide.Ref(), rr.Owner, "%s %s is recorded for the object that created the zone", rr.Name, rr.Type)
+		}
+
+		require.NoError(t, e.k8s.Delete(e.ctx(), teamA))
+		res := reconcileZone(teamA)
+		assert.Zero(t, res.RequeueAfter)
+		assert.True(t, e.gone(teamA), "released without deleting the zone")
+		_, err = srv.Client.Zones.Get(e.ctx(), zone)
+		require.NoError(t, err, "the zone stays: another object created it")
+
+		require.NoError(t, e.k8s.Delete(e.ctx(), clusterWide))
+		res = reconcileZone(clusterWide)
+		assert.Zero(t, res.RequeueAfter)
+		assert.True(t, e.gone(clusterWide))
+		_, err = srv.Client.Zones.Get(e.ctx(), zone)
+		assert.Error(t, err, "deleted by the object that created it")
 	})
 }
 
