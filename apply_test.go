@@ -505,6 +505,52 @@ func TestApplyOccluded(t *testing.T) {
 	})
 }
 
+// TestApplyOccludedNSUpdate: an Apply that updates a delegation reads the
+// whole zone when it drops a target, and is blocked (conflict.Occluded)
+// when another writer's address below it was glue for that target; an
+// update that keeps every target reads its one name, and WithAllowed lets
+// the hiding update through.
+func TestApplyOccludedNSUpdate(t *testing.T) {
+	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
+		t.Parallel()
+		ctx := pdnstest.Context(t)
+		zone := srv.NewZone(t)
+		delegator, rec := newWriter(t, srv, "delegator")
+		hosts, _ := newWriter(t, srv, "hosts")
+
+		both := pdnstest.MustRRset(t, zone, "sub", "NS", 3600, "ns1.sub."+zone, "ns2.sub."+zone)
+		_, err := delegator.Apply(ctx, zone, both)
+		require.NoError(t, err)
+		res, err := hosts.Apply(ctx, zone, pdnstest.MustRRset(t, zone, "ns2.sub", "A", 300, "192.0.2.54"))
+		require.NoError(t, err)
+		require.Len(t, res.Applied, 1, "glue of the delegation's nameserver")
+
+		one := pdnstest.MustRRset(t, zone, "sub", "NS", 3600, "ns1.sub."+zone)
+		res, err = delegator.Apply(ctx, zone, one)
+		require.NoError(t, err)
+		require.Len(t, res.Blocked, 1, "ns2.sub would no longer be glue, and never be served")
+		assert.Equal(t, conflict.Occluded, res.Blocked[0].Kind)
+		assert.Contains(t, res.Blocked[0].String(), "ns2.sub."+zone)
+		assert.Zero(t, res.Patches)
+		assert.Equal(t, []string{"ns1.sub." + zone, "ns2.sub." + zone}, liveContents(t, srv, zone, "sub."+zone, "NS"))
+
+		// A target added drops none: the read stays one name wide.
+		more := pdnstest.MustRRset(t, zone, "sub", "NS", 3600, "ns1.sub."+zone, "ns2.sub."+zone, "ns.example.net.")
+		rec.counts.Reset()
+		res, err = delegator.Apply(ctx, zone, more)
+		require.NoError(t, err)
+		require.Len(t, res.Applied, 1)
+		assert.Equal(t, readsOfOneName(srv, reconcile.OwnershipAuto), res.Requests-res.Patches, "an update that keeps its targets reads its one name")
+
+		allowing, _ := newWriter(t, srv, "delegator", reconcile.WithAllowed(conflict.Occluded))
+		res, err = allowing.Apply(ctx, zone, one)
+		require.NoError(t, err)
+		assert.Empty(t, res.Blocked)
+		require.Len(t, res.Applied, 1, "allowed")
+		assert.Equal(t, []string{"ns1.sub." + zone}, liveContents(t, srv, zone, "sub."+zone, "NS"))
+	})
+}
+
 // TestBlockedCreateRetry: a create that another writer's data blocks is
 // decided from a read, without the zone lock, on every retry: one request
 // (two where ownership lives in zone metadata), no POST.

@@ -195,16 +195,23 @@ func (o *op) widened(ctx context.Context, z zonejson.Zone, md []powerdns.Metadat
 // widen makes the scope of an operation on one name cover what the
 // Occluded check needs once decision d shows it will write there: the
 // names above it, or the whole zone for an NS or DNAME below the apex,
-// which could hide data below it; creates only, since an update keeps data
-// checked when it was created. It reports whether the scope changed, and
-// so the operation must read again. A read that writes nothing stays one
-// name wide: a steady-state Apply pays for no check it does not need.
+// which could hide data below it. Creates widen, and so does an update of
+// an NS below the apex that drops a target: an address below it that was
+// glue for that target would be hidden from then on. Other updates keep
+// data that was checked when it was created (what a DNAME hides does not
+// depend on its target). It reports whether the scope changed, and so the
+// operation must read again. A read that writes nothing stays one name
+// wide: a steady-state Apply pays for no check it does not need.
 func (o *op) widen(d decision) bool {
 	if o.scope.whole() || o.scope.typ != "" || len(o.scope.ancestors) > 0 {
 		return false
 	}
 	widened := false
 	for _, c := range d.plan.Changes {
+		if c.Op == rrset.OpUpdate && c.New.Name != o.zone && dropsTarget(c) {
+			o.scope = readScope{}
+			return true
+		}
 		// An update keeps data that was checked when it was created.
 		if c.Op != rrset.OpCreate || c.New.Name == o.zone {
 			continue
@@ -219,6 +226,20 @@ func (o *op) widen(d decision) bool {
 		}
 	}
 	return widened
+}
+
+// dropsTarget reports whether c updates an NS RRset to one without a
+// target the old one had.
+func dropsTarget(c rrset.Change) bool {
+	if c.Old == nil || c.New == nil || c.New.Type != "NS" {
+		return false
+	}
+	for _, target := range c.Old.Records {
+		if !slices.Contains(c.New.Records, target) {
+			return true
+		}
+	}
+	return false
 }
 
 func (o *op) query() pdnsapi.ZoneQuery {

@@ -126,6 +126,26 @@ var occlusionCheckCases = []checkCase{
 		plan:    []string{"create sub NS"},
 	},
 	{
+		name:      "dropping-a-target-hides-its-glue",
+		live:      []rr{r("sub", "NS", gw, "ns1.sub.example.com.", "ns2.sub.example.com."), r("ns2.sub", "A", ext, "192.0.2.54")},
+		desired:   []rr{r("sub", "NS", "", "ns1.sub.example.com.")},
+		conflicts: []string{"sub.example.com. NS blocked: would hide A at ns2.sub.example.com. held by external-dns"},
+		kinds:     []conflict.Kind{conflict.Occluded},
+	},
+	{
+		name:    "an-update-keeping-the-glue-targets",
+		live:    []rr{r("sub", "NS", gw, "ns1.sub.example.com.", "ns2.example.net."), r("ns1.sub", "A", ext, "192.0.2.53")},
+		desired: []rr{r("sub", "NS", "", "ns1.sub.example.com.")},
+		plan:    []string{"update sub NS"},
+	},
+	{
+		name:    "dropping-a-target-allowed",
+		live:    []rr{r("sub", "NS", gw, "ns1.sub.example.com.", "ns2.sub.example.com."), r("ns2.sub", "A", ext, "192.0.2.54")},
+		desired: []rr{r("sub", "NS", "", "ns1.sub.example.com.")},
+		allowed: []conflict.Kind{conflict.Occluded},
+		plan:    []string{"update sub NS"},
+	},
+	{
 		name:      "a-dname-over-another-writers-data",
 		live:      []rr{r("x.old", "A", ext, "192.0.2.1")},
 		desired:   []rr{r("old", "DNAME", "", "new.example.net.")},
@@ -206,6 +226,13 @@ var occlusionAgainstCases = []againstCase{
 		want:      lv("sub", "NS", "", "ns1.sub.example.com."),
 		live:      []rrset.RRset{lv("x.sub.example.com.", "A", objA, "192.0.2.1"), lv("ns1.sub", "A", objA, "192.0.2.53")},
 		conflicts: []string{"sub.example.com. NS blocked: would hide A at x.sub.example.com. held by default/gw-v4-address"},
+	},
+	{
+		name:      "an-update-dropping-another-objects-glue",
+		want:      lv("sub", "NS", "", "ns1.sub.example.com."),
+		live:      []rrset.RRset{lv("sub", "NS", gw, "ns1.sub.example.com.", "ns2.sub.example.com."), lv("ns2.sub", "A", objA, "192.0.2.54")},
+		conflicts: []string{"sub.example.com. NS blocked: would hide A at ns2.sub.example.com. held by default/gw-v4-address"},
+		kinds:     []conflict.Kind{conflict.Occluded},
 	},
 	{
 		name: "delegation-over-own-glue",
