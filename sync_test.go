@@ -403,6 +403,57 @@ func TestTakeoverAndAdoption(t *testing.T) {
 	})
 }
 
+// TestSyncOccluded: a Sync that would write below another writer's
+// delegation is blocked (conflict.Occluded) and sends nothing for it, the
+// rest of the Sync going through; so is a delegation over another writer's
+// data; with WithAllowed(conflict.Occluded) the write goes.
+func TestSyncOccluded(t *testing.T) {
+	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
+		t.Parallel()
+		ctx := pdnstest.Context(t)
+		zone := srv.NewZone(t)
+		delegator, _ := newWriter(t, srv, "delegator")
+		hosts, rec := newWriter(t, srv, "hosts")
+
+		delegation := pdnstest.MustRRset(t, zone, "sub", "NS", 3600, "ns1.example.net.")
+		_, err := delegator.Sync(ctx, zone, []rrset.RRset{delegation})
+		require.NoError(t, err)
+
+		below := pdnstest.MustRRset(t, zone, "x.sub", "A", 300, "192.0.2.1")
+		patches := rec.counts.Method(http.MethodPatch)
+		res, err := hosts.Sync(ctx, zone, []rrset.RRset{below})
+		require.NoError(t, err)
+		require.Len(t, res.Blocked, 1, "data below a delegation is never served")
+		assert.Equal(t, conflict.Occluded, res.Blocked[0].Kind)
+		assert.Equal(t, []string{"delegator"}, res.Blocked[0].Writers())
+		assert.Empty(t, res.Applied)
+		assert.Equal(t, patches, rec.counts.Method(http.MethodPatch), "nothing sent")
+		assert.Equal(t, reconcile.ReasonConflict, res.Condition().Reason)
+
+		www := pdnstest.MustRRset(t, zone, "www", "A", 300, "192.0.2.80")
+		other := pdnstest.MustRRset(t, zone, "y.other", "A", 300, "192.0.2.2")
+		res, err = hosts.Sync(ctx, zone, []rrset.RRset{below, www, other})
+		require.NoError(t, err)
+		require.Len(t, res.Blocked, 1)
+		assert.Equal(t, below.Key(), res.Blocked[0].Key)
+		assert.Len(t, res.Applied, 2, "the rest goes")
+		assert.Nil(t, liveContents(t, srv, zone, "x.sub."+zone, "A"))
+
+		res, err = delegator.Sync(ctx, zone, []rrset.RRset{delegation, pdnstest.MustRRset(t, zone, "other", "NS", 3600, "ns1.example.net.")})
+		require.NoError(t, err)
+		require.Len(t, res.Blocked, 1, "a delegation over another writer's data")
+		assert.Equal(t, conflict.Occluded, res.Blocked[0].Kind)
+		assert.Nil(t, liveContents(t, srv, zone, "other."+zone, "NS"))
+
+		allowing, _ := newWriter(t, srv, "hosts", reconcile.WithAllowed(conflict.Occluded))
+		res, err = allowing.Sync(ctx, zone, []rrset.RRset{below, www, other})
+		require.NoError(t, err)
+		assert.Empty(t, res.Blocked)
+		require.Len(t, res.Applied, 1, "allowed")
+		assert.Equal(t, []string{"192.0.2.1"}, liveContents(t, srv, zone, "x.sub."+zone, "A"))
+	})
+}
+
 // TestSplitUnderBodyLimit: changes larger than the server's body limit go in
 // several PATCHes and the zone converges.
 func TestSplitUnderBodyLimit(t *testing.T) {
