@@ -58,6 +58,9 @@ type rules struct {
 	guardMin      int
 	adopt         bool
 	conflicts     []conflict.CheckOption
+	// version is the server's version, "" before it is known: a delete
+	// it refuses (rrset.CheckVersion) is not sent.
+	version string
 }
 
 func (c *config) rules() rules {
@@ -118,7 +121,9 @@ type decision struct {
 //  3. conflict.CheckPlan blocks writes that break a rule at their name, or
 //     land on another writer's RRset, judged with the held-back RRsets in
 //     place; with takeover it adds the deletes that make room;
-//  4. changes PowerDNS refused before, unchanged since, are not sent again.
+//  4. changes PowerDNS refused before, unchanged since, are not sent again;
+//  5. deletes the server's version refuses (LUA from PowerDNS 5.1) are not
+//     sent: they are refused with the version (versionRefusals).
 func decide(in intent, obs *observation, ru rules, rec recall) decision {
 	live := obs.set
 	desired := withLiveSerial(in.desired, obs)
@@ -161,6 +166,13 @@ func decide(in intent, obs *observation, ru rules, rec recall) decision {
 		}
 		return ok
 	})
+	d.plan.Changes = slices.DeleteFunc(d.plan.Changes, func(c rrset.Change) bool {
+		r, ok := versionRefusal(c, ru.version)
+		if ok {
+			d.refused = append(d.refused, r)
+		}
+		return ok
+	})
 
 	for _, c := range d.plan.Changes {
 		switch {
@@ -177,6 +189,27 @@ func decide(in intent, obs *observation, ru rules, rec recall) decision {
 		}
 	}
 	return d
+}
+
+// versionRefusal returns the refusal of c when it is a delete that a
+// server of version refuses: PowerDNS 5.1 refuses to delete LUA RRsets
+// through its API (422, "Update of Lua records is not allowed") unless
+// enable-lua-record-updates is set, as it refuses to write them, and the
+// writes are refused before anything is read (learnServer). The refusal
+// carries the *rrset.VersionError's message, classified as PowerDNS
+// classifies its own; the rest of the plan goes.
+func versionRefusal(c rrset.Change, version string) (Refusal, bool) {
+	if c.Op != rrset.OpDelete || version == "" {
+		return Refusal{}, false
+	}
+	k := c.Key()
+	err := rrset.CheckVersion(rrset.RRset{Name: k.Name, Type: k.Type}, version)
+	if err == nil {
+		return Refusal{}, false
+	}
+	return Refusal{Change: c, Problems: []pdnserrors.Problem{{
+		Reason: pdnserrors.InvalidRequest, Name: k.Name, Type: k.Type, Message: err.Error(),
+	}}}, true
 }
 
 // isApexFrame reports a delete of the apex SOA or NS, which a Sync never

@@ -87,7 +87,11 @@ func summary(d decision) []string {
 		out = append(out, "deferred "+strings.TrimSuffix(def.RRset.Name, "."+testZone)+" "+def.RRset.Type+" "+string(def.Reason))
 	}
 	for _, r := range d.refused {
-		out = append(out, "remembered "+strings.TrimSuffix(r.Change.Key().Name, "."+testZone)+" "+r.Change.Key().Type)
+		verb := "refused "
+		if r.Remembered {
+			verb = "remembered "
+		}
+		out = append(out, verb+strings.TrimSuffix(r.Change.Key().Name, "."+testZone)+" "+r.Change.Key().Type)
 	}
 	for _, h := range d.handovers {
 		out = append(out, "handover "+strings.TrimSuffix(h.Key.Name, "."+testZone)+" "+h.From+" -> "+h.To)
@@ -268,6 +272,57 @@ func TestDecideApplyAndRemove(t *testing.T) {
 			obs.disabled = c.dis
 			got := summary(decide(c.in, obs, ru, &memory{}))
 			assert.Equal(t, c.want, got)
+		})
+	}
+}
+
+// TestDecideVersionRefusals: a delete the server's version refuses (LUA
+// from PowerDNS 5.1) is refused with the version and not sent, the rest of
+// the plan going; other versions, an unknown version and other types
+// delete as before, and a Remove of a LUA that is not there refuses
+// nothing.
+func TestDecideVersionRefusals(t *testing.T) {
+	lua := rr(t, "me", "l", "LUA", `A "ifportup(443, {'192.0.2.1'})"`)
+	loc := rr(t, "me", "loc", "LOC", "1 1 0 N 1 0 0 E 0")
+	www := rr(t, "me", "www", "A", "192.0.2.1")
+	remove := func(k rrset.Key) intent {
+		return intent{desired: setOf(t), keys: []rrset.Key{k}, deletes: deleteNow}
+	}
+	teardown := intent{desired: setOf(t, www), deletes: deleteNow}
+	cases := []struct {
+		name    string
+		in      intent
+		live    []rrset.RRset
+		version string
+		want    []string
+	}{
+		{name: "remove on 5.1", in: remove(lua.Key()), live: []rrset.RRset{lua}, version: "5.1.5", want: []string{"refused l LUA"}},
+		{name: "remove on 6.0", in: remove(lua.Key()), live: []rrset.RRset{lua}, version: "6.0.0", want: []string{"refused l LUA"}},
+		{name: "remove on 5.0", in: remove(lua.Key()), live: []rrset.RRset{lua}, version: "5.0.2", want: []string{"delete l LUA"}},
+		{name: "remove on 4.7", in: remove(lua.Key()), live: []rrset.RRset{lua}, version: "4.7.3", want: []string{"delete l LUA"}},
+		{name: "remove, version unknown", in: remove(lua.Key()), live: []rrset.RRset{lua}, want: []string{"delete l LUA"}},
+		{name: "remove what is gone on 5.1", in: remove(lua.Key()), version: "5.1.5", want: nil},
+		{name: "teardown on 5.1: the rest goes", in: teardown, live: []rrset.RRset{lua, loc}, version: "5.1.5",
+			want: []string{"delete loc LOC", "create www A", "refused l LUA", "lock"}},
+		{name: "a LOC 4.x prints otherwise is deleted on 4.9", in: remove(loc.Key()), live: []rrset.RRset{loc}, version: "4.9.18",
+			want: []string{"delete loc LOC"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ru := defaultRules()
+			ru.version = c.version
+			d := decide(c.in, obsOf(t, c.live...), ru, &memory{})
+			assert.Equal(t, c.want, summary(d))
+			for _, r := range d.refused {
+				require.Len(t, r.Problems, 1)
+				p := r.Problems[0]
+				assert.Equal(t, pdnserrors.InvalidRequest, p.Reason)
+				assert.Equal(t, lua.Name, p.Name)
+				assert.Equal(t, "LUA", p.Type)
+				assert.Equal(t, "rrset: "+lua.Name+" LUA: PowerDNS "+c.version+" refuses to delete LUA records through its API "+
+					"unless enable-lua-record-updates is set; PowerDNS before 5.1 deletes it", p.Message)
+				assert.False(t, r.Remembered, "never sent")
+			}
 		})
 	}
 }

@@ -42,6 +42,8 @@ type op struct {
 	// lockFirst is set when a decision made beside another operation's
 	// turn needs the zone lock: the turn then takes it before it reads.
 	lockFirst bool
+	// version is the server's version, once learnServer has learnt it.
+	version string
 }
 
 // tally counts what one operation asked of the server; a lock freed in the
@@ -123,7 +125,7 @@ func (o *op) learnServer(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	o.store = facts.store
+	o.store, o.version = facts.store, facts.version
 	if o.in.desired == nil {
 		return nil
 	}
@@ -263,6 +265,7 @@ func (o *op) observe(z zonejson.Zone, md []powerdns.Metadata) (*observation, err
 // operation asks for it, and the zone's memory.
 func (o *op) decide(obs *observation) decision {
 	ru := o.r.cfg.rules()
+	ru.version = o.version
 	if o.in.adopt {
 		ru = ru.adopting()
 	}

@@ -28,7 +28,9 @@ type Result struct {
 	// Blocked lists the writes (and explicit deletes) refused before
 	// PowerDNS saw them.
 	Blocked []conflict.Conflict
-	// Refused lists the changes PowerDNS refused, each with its problems.
+	// Refused lists the changes PowerDNS refused, each with its problems,
+	// and the deletes the server's version is known to refuse
+	// (rrset.CheckVersion: LUA from PowerDNS 5.1), which are not sent.
 	Refused []Refusal
 	// Deferred lists the deletes held back on purpose.
 	Deferred []Deferral
@@ -56,7 +58,9 @@ type Refusal struct {
 	Change   rrset.Change
 	Problems []pdnserrors.Problem
 	// Remembered is true when the change was not sent again: it was refused
-	// before and neither it nor the data at its name has changed since.
+	// before and neither it nor the data at its name has changed since. A
+	// delete refused for the server's version is never sent, and not
+	// Remembered: its problem's message is the *rrset.VersionError's.
 	Remembered bool
 }
 

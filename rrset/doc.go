@@ -156,7 +156,8 @@
 // data of length 0 ("\# 0") before 5.1, LOC positions that 4.x prints
 // otherwise (about half those on a whole minute, the equator, the prime
 // meridian) before 5.0, and LUA records from 5.1 on, which 5.1 refuses to
-// write through its API unless enable-lua-record-updates is set.
+// write or delete through its API unless enable-lua-record-updates is set
+// (an RRset without records stands for a delete).
 //
 // Octets outside printable ASCII in text (UTF-8 included) are written as
 // \DDD. 4.x and 5.1.5 store them; 5.1 releases before 5.1.5 may refuse

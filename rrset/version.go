@@ -10,7 +10,8 @@ import (
 // refuses. CheckVersion returns it. Either Since or Until is set: the
 // refusal is of the versions before Since, or of Until and later ones.
 type VersionError struct {
-	// Name and Type identify the RRset; Content is the refused content.
+	// Name and Type identify the RRset; Content is the refused content,
+	// empty for a delete (an RRset without records).
 	Name, Type, Content string
 	// Version is the server's version, as given to CheckVersion.
 	Version string
@@ -25,12 +26,18 @@ type VersionError struct {
 }
 
 func (e *VersionError) Error() string {
-	msg := "rrset: " + e.Name + " " + e.Type + " " + strconv.Quote(e.Content) + ": PowerDNS " + e.Version + " " + e.Detail
+	msg, verb := "rrset: "+e.Name+" "+e.Type, "store"
+	if e.Content != "" {
+		msg += " " + strconv.Quote(e.Content)
+	} else {
+		verb = "delete" // a delete sends no content
+	}
+	msg += ": PowerDNS " + e.Version + " " + e.Detail
 	switch {
 	case e.Since != "":
-		msg += "; PowerDNS " + e.Since + " and later store it"
+		msg += "; PowerDNS " + e.Since + " and later " + verb + " it"
 	case e.Until != "":
-		msg += "; PowerDNS before " + e.Until + " stores it"
+		msg += "; PowerDNS before " + e.Until + " " + verb + "s it"
 	}
 	return msg
 }
@@ -49,17 +56,28 @@ func (e *VersionError) Error() string {
 //     meridian (W). 4.x refuses them written as New gives them.
 //   - LUA records: 5.1 refuses to write or delete them through its API
 //     unless the server runs with enable-lua-record-updates, which is off
-//     by default; 4.7 to 5.0 store them. CheckVersion cannot see the
-//     setting and refuses LUA from 5.1 on.
+//     by default (5.1.5 answers a PATCH that deletes a LUA RRset with 422
+//     "Update of Lua records is not allowed"); 4.7 to 5.0 store and delete
+//     them. CheckVersion cannot see the setting and refuses LUA from 5.1
+//     on.
 //
-// A reconciler that knows the server's version calls it before it writes,
-// so that the refusal names the version rather than arriving as a 422.
+// An RRset without records stands for its delete, which CheckVersion
+// refuses only for LUA: the other refusals are of contents, which a delete
+// does not send.
+//
+// A reconciler that knows the server's version calls it before it writes
+// or deletes, so that the refusal names the version rather than arriving
+// as a 422.
 func CheckVersion(rr RRset, version string) error {
 	major, minor, ok := parseVersion(version)
 	if !ok {
 		return nil
 	}
-	if rr.Type == "LUA" && (major > 5 || (major == 5 && minor >= 1)) && len(rr.Records) > 0 {
+	if rr.Type == "LUA" && (major > 5 || (major == 5 && minor >= 1)) {
+		if len(rr.Records) == 0 {
+			return &VersionError{Name: rr.Name, Type: rr.Type, Version: version, Until: "5.1",
+				Detail: "refuses to delete LUA records through its API unless enable-lua-record-updates is set"}
+		}
 		return &VersionError{Name: rr.Name, Type: rr.Type, Content: rr.Records[0], Version: version, Until: "5.1",
 			Detail: "refuses LUA records through its API unless enable-lua-record-updates is set"}
 	}

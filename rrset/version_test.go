@@ -49,6 +49,9 @@ func TestCheckVersion(t *testing.T) {
 	}
 }
 
+// deleted is rr as a delete stands for it: its key, without records.
+func deleted(rr rrset.RRset) rrset.RRset { return rrset.RRset{Name: rr.Name, Type: rr.Type} }
+
 func TestCheckVersionStoredTypes(t *testing.T) {
 	lua, err := rrset.New(zone, "l", "LUA", 300, `A "ifportup(443, {'192.0.2.1'})"`)
 	require.NoError(t, err)
@@ -69,6 +72,12 @@ func TestCheckVersionStoredTypes(t *testing.T) {
 		{name: "LUA on 5.0", rr: lua, version: "5.0.2"},
 		{name: "LUA on 5.1", rr: lua, version: "5.1.5", until: "5.1", content: lua.Records[0]},
 		{name: "LUA on 6.0", rr: lua, version: "6.0.0", until: "5.1", content: lua.Records[0]},
+		{name: "LUA delete on 4.7", rr: deleted(lua), version: "4.7.3"},
+		{name: "LUA delete on 5.0", rr: deleted(lua), version: "5.0.2"},
+		{name: "LUA delete on 5.1", rr: deleted(lua), version: "5.1.5", until: "5.1"},
+		{name: "LUA delete on 6.0", rr: deleted(lua), version: "6.0.0", until: "5.1"},
+		{name: "LUA delete on no version", rr: deleted(lua), version: "master"},
+		{name: "LOC delete on 4.9", rr: deleted(minute), version: "4.9.18"},
 		{name: "LOC on a whole minute on 4.7", rr: minute, version: "4.7.3", since: "5.0", content: "1 1 0.000 N 1 0 0.000 E 0.00m 1.00m 10000.00m 10.00m"},
 		{name: "LOC on a whole minute on 4.9", rr: minute, version: "4.9.18", since: "5.0", content: "1 1 0.000 N 1 0 0.000 E 0.00m 1.00m 10000.00m 10.00m"},
 		{name: "LOC on a whole minute on 5.0", rr: minute, version: "5.0.2"},
@@ -90,10 +99,14 @@ func TestCheckVersionStoredTypes(t *testing.T) {
 			assert.Equal(t, tt.content, ve.Content)
 			assert.Equal(t, tt.version, ve.Version)
 			assert.Contains(t, err.Error(), "PowerDNS "+tt.version)
-			if tt.until != "" {
+			switch {
+			case tt.until != "" && len(tt.rr.Records) == 0:
+				assert.Equal(t, "rrset: l.example.com. LUA: PowerDNS "+tt.version+
+					" refuses to delete LUA records through its API unless enable-lua-record-updates is set; PowerDNS before 5.1 deletes it", err.Error())
+			case tt.until != "":
 				assert.Contains(t, err.Error(), "enable-lua-record-updates")
 				assert.Contains(t, err.Error(), "PowerDNS before "+tt.until+" stores it")
-			} else {
+			default:
 				assert.Contains(t, err.Error(), "PowerDNS "+tt.since+" and later store it")
 			}
 		})
