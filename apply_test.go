@@ -505,6 +505,44 @@ func TestApplyOccluded(t *testing.T) {
 	})
 }
 
+// TestApplyReadsAboveOnce: a create the Reconciler did not expect (it never
+// read the name) reads the names above it once, under the zone lock, not
+// before the lock and again under it; a create blocked as Occluded is then
+// retried from its reads alone, without the lock.
+func TestApplyReadsAboveOnce(t *testing.T) {
+	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
+		t.Parallel()
+		ctx := pdnstest.Context(t)
+		zone := srv.NewZone(t)
+		hosts, rec := newWriter(t, srv, "hosts")
+		delegator, _ := newWriter(t, srv, "delegator")
+
+		res, err := hosts.Apply(ctx, zone, pdnstest.MustRRset(t, zone, "x.sub", "A", 300, "192.0.2.1"))
+		require.NoError(t, err)
+		require.Len(t, res.Applied, 1)
+		assert.Equal(t, 1, rec.reads("sub."+zone), "the name above a create, read once")
+		assert.Equal(t, 1, rec.reads(zone), "the apex above a create, read once")
+
+		_, err = delegator.Apply(ctx, zone, pdnstest.MustRRset(t, zone, "del", "NS", 3600, "ns.example.net."))
+		require.NoError(t, err)
+		below := pdnstest.MustRRset(t, zone, "y.del", "A", 300, "192.0.2.2")
+		for try := range 3 {
+			posts := rec.counts.Method(http.MethodPost)
+			res, err = hosts.Apply(ctx, zone, below)
+			require.NoError(t, err)
+			require.Len(t, res.Blocked, 1, "try %d", try)
+			assert.Equal(t, conflict.Occluded, res.Blocked[0].Kind)
+			assert.Zero(t, res.Patches)
+			if try > 0 {
+				assert.Zero(t, rec.counts.Method(http.MethodPost)-posts, "a retried blocked create takes no lock")
+				// The names above are del and the apex, where a DNAME
+				// would hide it too.
+				assert.Equal(t, readsOfOneName(srv, reconcile.OwnershipAuto)+2, res.Requests, "its name and the names above")
+			}
+		}
+	})
+}
+
 // TestApplyOccludedNSUpdate: an Apply that updates a delegation reads the
 // whole zone when it drops a target, and is blocked (conflict.Occluded)
 // when another writer's address below it was glue for that target; an

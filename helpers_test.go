@@ -28,9 +28,20 @@ type recorder struct {
 
 	mu          sync.Mutex
 	beforePatch func()
+	// namesRead counts the reads narrowed to one name (rrset_name), by
+	// name.
+	namesRead map[string]int
 }
 
 func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	if name := req.URL.Query().Get("rrset_name"); req.Method == http.MethodGet && name != "" {
+		r.mu.Lock()
+		if r.namesRead == nil {
+			r.namesRead = make(map[string]int)
+		}
+		r.namesRead[name]++
+		r.mu.Unlock()
+	}
 	if req.Method == http.MethodPatch {
 		r.mu.Lock()
 		hook := r.beforePatch
@@ -54,6 +65,13 @@ func (r *recorder) onNextPatch(hook func()) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.beforePatch = hook
+}
+
+// reads counts the reads of name alone so far.
+func (r *recorder) reads(name string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.namesRead[name]
 }
 
 // refusals counts the 4xx answers the server gave.

@@ -143,6 +143,22 @@ func (m *zoneMemory) sawBlocked(desired *rrset.Set, blocked []conflict.Conflict)
 	}
 }
 
+// blockedBefore reports whether the last decision on a key of desired
+// blocked it.
+func (m *zoneMemory) blockedBefore(desired *rrset.Set) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.blocked) == 0 || desired == nil {
+		return false
+	}
+	for rr := range desired.Unordered() {
+		if _, ok := m.blocked[keyHash(rr.Key())]; ok {
+			return true
+		}
+	}
+	return false
+}
+
 // knownAbsent reports whether a key of desired was absent when the
 // Reconciler last read where it would be, and not written since. A key at a
 // name it never read is not known absent: after a restart most of what a

@@ -312,7 +312,7 @@ func (o *op) run(ctx context.Context) error {
 		return o.errorf(err)
 	}
 	d := o.decide(obs)
-	if o.widen(d) {
+	if o.widenBeforeLock(d) && o.widen(d) {
 		if obs, err = o.widened(ctx, z, md); err != nil {
 			return o.errorf(err)
 		}
@@ -326,6 +326,15 @@ func (o *op) run(ctx context.Context) error {
 	}
 	o.keepMemo(z, d)
 	return nil
+}
+
+// widenBeforeLock reports whether a decision's wider read (widen) is made
+// before the zone lock. A decision that takes the lock reads again under
+// it, widened there, so the names above are read once, under the lock;
+// only a key blocked last time is widened first, so that a retry of a
+// write blocked as Occluded is decided from its reads, without the lock.
+func (o *op) widenBeforeLock(d decision) bool {
+	return !d.locking || o.mem.blockedBefore(o.in.desired)
 }
 
 // mayDecideBeside reports whether the operation may read and decide while
