@@ -31,6 +31,11 @@ TEST_FLAGS ?= -v
 # locked' to tests of several binaries and gpgsql tests ran out of their
 # 2-minute contexts; 2 is what go test runs by default there.
 TEST_P     ?= 2
+# TEST_PARALLEL is how many tests of one binary run at once (go test's
+# -parallel, GOMAXPROCS by default: 2 here). The integration tests mostly
+# wait on PowerDNS, so 4 keeps the servers busier: on an idle 2-core
+# machine make test took 314 s at 4 against 358 s at 2 (one run each).
+TEST_PARALLEL ?= 4
 # TEST_FIRST are the library's packages whose tests take longest (the fault,
 # race and load tests), listed before the rest so that go test starts them
 # first rather than last.
@@ -48,7 +53,7 @@ test:
 	exit $$status
 # GO_TEST_MODULES is the go test of every module that make test runs under the pdnstest command.
 test: export GO_TEST_MODULES = rc=0; for m in $(MODULES); do first=; [ $$m = . ] && first="$(TEST_FIRST)"; began=$$SECONDS; \
-	$(GO) -C $$m test -race -count=1 -p $(TEST_P) -timeout 20m $(TEST_FLAGS) $$first $(PKGS) || rc=1; \
+	$(GO) -C $$m test -race -count=1 -p $(TEST_P) -parallel $(TEST_PARALLEL) -timeout 20m $(TEST_FLAGS) $$first $(PKGS) || rc=1; \
 	echo "make test: module $$m in $$((SECONDS - began)) s"; done; exit $$rc
 
 .PHONY: fuzz reliability
