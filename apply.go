@@ -35,6 +35,14 @@ import (
 // the zone is writing, it reads its name and, when the RRset is as asked
 // (or the write is blocked before PowerDNS would see it), returns at once.
 // One that writes waits for its turn and reads again in it.
+//
+// Applies that wait for the turn together are carried out together when it
+// comes (group commit): one read of the zone, the zone lock once if any of
+// them needs it, and one PATCH, split only by the body limit; each caller
+// gets its own Result, and a refusal by PowerDNS is isolated to the caller
+// whose RRset caused it. Applies whose names are related (one name, or one
+// below the other) are never in one batch: the later waits for the next,
+// and is decided after the earlier as if it came alone.
 func (r *Reconciler) Apply(ctx context.Context, zone string, rr rrset.RRset, opts ...ApplyOption) (res Result, err error) {
 	defer r.observed(OperationApply, zone, time.Now(), &res, &err)
 	rc := newApplyConfig(opts)
@@ -58,6 +66,7 @@ func (r *Reconciler) Apply(ctx context.Context, zone string, rr rrset.RRset, opt
 	_ = desired.Add(want)
 	in := intent{desired: desired, keys: []rrset.Key{want.Key()}}
 	o := r.newOp("apply", canonical, in, readScope{name: want.Name}, writes)
+	o.batches = true
 	return o.do(ctx, o.run)
 }
 

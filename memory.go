@@ -44,6 +44,10 @@ type zoneMemory struct {
 	blocked map[uint64]struct{}
 	// memo is what the last Sync found when it had nothing to do, or nil.
 	memo *syncMemo
+	// waiting are the Applies waiting for the turn, in the order they
+	// came, which the one that takes it may carry out with its own
+	// (group commit).
+	waiting []*waiter
 }
 
 func newZoneMemory(cfg config) *zoneMemory {

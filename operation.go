@@ -42,6 +42,9 @@ type op struct {
 	// lockFirst is set when a decision made beside another operation's
 	// turn needs the zone lock: the turn then takes it before it reads.
 	lockFirst bool
+	// batches is set for an Apply: waiting for the zone's turn, it may be
+	// carried out with other Applies waiting for it (group commit).
+	batches bool
 	// version is the server's version, once learnServer has learnt it.
 	version string
 }

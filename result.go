@@ -49,7 +49,9 @@ type Result struct {
 	// growing wait after transient failures.
 	RequeueAfter time.Duration
 	// Requests counts the API calls the operation made; Patches the
-	// PATCHes among them.
+	// PATCHes among them. An Apply carried out with others (group commit)
+	// counts every request of the batch, which each of its callers counts
+	// too.
 	Requests, Patches int
 }
 

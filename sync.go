@@ -118,6 +118,9 @@ func (o *op) turnFor(ctx context.Context, body func(context.Context) error) erro
 			return err
 		}
 	}
+	if !ok && o.batches {
+		return o.waitForTurn(ctx, body)
+	}
 	if !ok {
 		var err error
 		if release, err = o.mem.takeTurn(ctx); err != nil {

@@ -1,0 +1,248 @@
+package reconcile
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync/atomic"
+
+	"github.com/pdnskit/reconcile/rrset"
+)
+
+// Group commit: Applies of one zone that wait for its turn are carried out
+// together, as one operation, when the turn comes: one read, the zone lock
+// once if any of them needs it, one PATCH (split only by the body limit).
+// Each caller gets its own Result. Only Applies whose names are unrelated
+// (none at, above or below another's name) share a batch, so that no rule
+// judges one member's write against another's: each is decided as it would
+// be alone, and a later Apply of a related name waits for the next turn,
+// decided after the earlier one as it would be one after the other.
+
+// maxBatch bounds how many Applies one batch carries.
+const maxBatch = 64
+
+// waiter is an Apply waiting for its zone's turn.
+type waiter struct {
+	o   *op
+	ctx context.Context
+	// done is closed once a batch carried the Apply out; res and err are
+	// then its outcome, and requests and patches what the batch sent.
+	done              chan struct{}
+	res               Result
+	err               error
+	requests, patches int64
+}
+
+// waitForTurn waits for the zone's turn as a waiter that another Apply's
+// turn may carry out. The Apply that takes the turn carries out every
+// waiter it can batch with itself; alone, it runs body in the caller's
+// goroutine, as any operation in its turn.
+func (o *op) waitForTurn(ctx context.Context, body func(context.Context) error) error {
+	w := &waiter{o: o, ctx: ctx, done: make(chan struct{})}
+	o.mem.enqueue(w)
+	select {
+	case <-w.done:
+		return o.carried(w)
+	case o.mem.turn <- struct{}{}:
+		members := o.mem.takeBatch(w, o.r.cfg.maxPatchBytes)
+		if members == nil {
+			// A batch carried it out and freed the turn since.
+			<-o.mem.turn
+			<-w.done
+			return o.carried(w)
+		}
+		if len(members) == 1 {
+			err := body(ctx)
+			if !o.released.Load() {
+				<-o.mem.turn
+			}
+			return err
+		}
+		go o.r.runBatch(o.zone, members)
+		select {
+		case <-w.done:
+			return o.carried(w)
+		case <-ctx.Done():
+			return o.errorf(fmt.Errorf("wait for the operation carrying this Apply: %w", ctx.Err()))
+		}
+	case <-ctx.Done():
+		// Still waiting, it is dropped; carried by a batch in progress, its
+		// write may yet be made, as one cut short by its context is.
+		o.mem.dequeue(w)
+		return o.errorf(fmt.Errorf("wait for the operation on the zone in progress: %w", ctx.Err()))
+	}
+}
+
+// carried takes a batch's outcome for the Apply into its operation.
+func (o *op) carried(w *waiter) error {
+	o.res = w.res
+	o.t.requests.Add(w.requests)
+	o.t.patches.Add(w.patches)
+	return w.err
+}
+
+// enqueue adds w to the Applies waiting for the zone's turn.
+func (m *zoneMemory) enqueue(w *waiter) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.waiting = append(m.waiting, w)
+}
+
+// dequeue drops w from the waiting Applies, if it is still there.
+func (m *zoneMemory) dequeue(w *waiter) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	i := slices.Index(m.waiting, w)
+	if i < 0 {
+		return false
+	}
+	m.waiting = slices.Delete(m.waiting, i, i+1)
+	return true
+}
+
+// takeBatch takes lead, which holds the turn, out of the waiting Applies,
+// with the others it can carry, in the order they came: up to maxBatch,
+// their RRsets within maxBytes, each with a context still live and a name
+// unrelated to every other member's. It returns nil when lead is no longer
+// waiting: a batch carried it.
+func (m *zoneMemory) takeBatch(lead *waiter, maxBytes int) []*waiter {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	i := slices.Index(m.waiting, lead)
+	if i < 0 {
+		return nil
+	}
+	m.waiting = slices.Delete(m.waiting, i, i+1)
+	members := []*waiter{lead}
+	names := []string{lead.o.scope.name}
+	size := lead.o.size()
+	m.waiting = slices.DeleteFunc(m.waiting, func(w *waiter) bool {
+		if len(members) == maxBatch || w.ctx.Err() != nil || size+w.o.size() > maxBytes ||
+			slices.ContainsFunc(names, func(n string) bool { return related(n, w.o.scope.name) }) {
+			return false
+		}
+		members, names, size = append(members, w), append(names, w.o.scope.name), size+w.o.size()
+		return true
+	})
+	return members
+}
+
+// related reports whether a and b are one name or one is below the other.
+func related(a, b string) bool {
+	return a == b || strings.HasSuffix(a, "."+b) || strings.HasSuffix(b, "."+a)
+}
+
+// size estimates how much of a PATCH body the operation's RRsets take.
+func (o *op) size() int {
+	n := 0
+	for rr := range o.in.desired.Unordered() {
+		n += 64 + len(rr.Name)
+		for _, r := range rr.Records {
+			n += 32 + len(r)
+		}
+	}
+	return n
+}
+
+// runBatch carries out members, Applies of zone that waited for its turn,
+// as one operation in the turn their lead took, frees the turn, and hands
+// each member its own Result. It runs for as long as one member's context
+// is live.
+func (r *Reconciler) runBatch(zone string, members []*waiter) {
+	ctx, cancel := batchContext(members)
+	defer cancel()
+	b := r.batchOp(zone, members)
+	err := b.run(ctx)
+	if !b.released.Load() {
+		<-b.mem.turn
+	}
+	for _, w := range members {
+		w.res, w.err = b.share(w.o), err
+		w.requests, w.patches = b.t.requests.Load(), b.t.patches.Load()
+		close(w.done)
+	}
+}
+
+// batchContext is live while one member's context is, and carries none of
+// their deadlines or values but the first member's values.
+func batchContext(members []*waiter) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(context.WithoutCancel(members[0].ctx))
+	var live atomic.Int32
+	live.Store(int32(len(members)))
+	stops := make([]func() bool, 0, len(members))
+	for _, w := range members {
+		stops = append(stops, context.AfterFunc(w.ctx, func() {
+			if live.Add(-1) == 0 {
+				cancel()
+			}
+		}))
+	}
+	return ctx, func() {
+		for _, stop := range stops {
+			stop()
+		}
+		cancel()
+	}
+}
+
+// batchOp is the one operation that carries out members: their RRsets and
+// keys together, read as a whole zone, so that the memory learns every
+// name and what one member's read shows is what every other's would.
+func (r *Reconciler) batchOp(zone string, members []*waiter) *op {
+	desired, _ := rrset.NewSet(zone)
+	var keys []rrset.Key
+	lockFirst := false
+	for _, w := range members {
+		for rr := range w.o.in.desired.Unordered() {
+			_ = desired.Add(rr)
+		}
+		keys = append(keys, w.o.in.keys...)
+		lockFirst = lockFirst || w.o.lockFirst
+	}
+	b := r.newOp("apply", zone, intent{desired: desired, keys: keys}, readScope{}, writes)
+	b.lockFirst = lockFirst
+	return b
+}
+
+// share is the part of the batch's Result that concerns member m: the
+// changes, blocks, refusals, deferrals and handovers of its keys, and
+// the requests every member shared.
+func (b *op) share(m *op) Result {
+	mine := func(k rrset.Key) bool { return slices.Contains(m.in.keys, k) }
+	res := Result{Zone: b.res.Zone}
+	for _, c := range b.res.Applied {
+		if mine(c.Key()) {
+			res.Applied = append(res.Applied, c)
+		}
+	}
+	for _, c := range b.res.Blocked {
+		if mine(c.Key) {
+			res.Blocked = append(res.Blocked, c)
+		}
+	}
+	for _, rf := range b.res.Refused {
+		if mine(rf.Change.Key()) {
+			res.Refused = append(res.Refused, rf)
+		}
+	}
+	for _, d := range b.res.Deferred {
+		if mine(d.RRset.Key()) {
+			res.Deferred = append(res.Deferred, d)
+		}
+	}
+	for _, h := range b.res.Handovers {
+		if mine(h.Key) {
+			res.Handovers = append(res.Handovers, h)
+		}
+	}
+	for _, c := range b.res.Postponed {
+		if mine(c.Key()) {
+			res.Postponed = append(res.Postponed, c)
+		}
+	}
+	if len(res.Postponed) > 0 {
+		res.PostponedFor = b.res.PostponedFor
+	}
+	return res
+}

@@ -1,0 +1,185 @@
+package reconcile_test
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/joeig/go-powerdns/v3"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pdnskit/reconcile"
+	pdnserrors "github.com/pdnskit/reconcile/errors"
+	"github.com/pdnskit/reconcile/pdnstest"
+	"github.com/pdnskit/reconcile/rrset"
+)
+
+// heldApplies starts w.Apply of first and stops it just before its PATCH,
+// in its turn; then starts an Apply of each of rest, waits until each has
+// read its name beside the held one (reads requests each) and a moment
+// more for them to queue for the turn, and lets the first PATCH go. It
+// returns the Results and errors of rest, in order. beforeBatch, when set,
+// runs before the PATCH after the first.
+func heldApplies(ctx context.Context, t *testing.T, w *reconcile.Reconciler, rec *recorder, zone string,
+	first rrset.RRset, rest []rrset.RRset, reads int, beforeBatch func()) ([]reconcile.Result, []error) {
+	t.Helper()
+	inPatch, release := make(chan struct{}), make(chan struct{})
+	rec.onNextPatch(func() {
+		close(inPatch)
+		<-release
+		if beforeBatch != nil {
+			rec.onNextPatch(beforeBatch)
+		}
+	})
+	firstErr := make(chan error, 1)
+	go func() {
+		_, err := w.Apply(ctx, zone, first)
+		firstErr <- err
+	}()
+	<-inPatch
+
+	gets := rec.counts.Method(http.MethodGet)
+	results, errs := make([]reconcile.Result, len(rest)), make([]error, len(rest))
+	var wg sync.WaitGroup
+	for i, rr := range rest {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i], errs[i] = w.Apply(ctx, zone, rr)
+		}()
+	}
+	require.Eventually(t, func() bool { return rec.counts.Method(http.MethodGet)-gets >= reads*len(rest) },
+		30*time.Second, 5*time.Millisecond, "the Applies read beside the held one")
+	time.Sleep(300 * time.Millisecond) // to queue for the turn
+	close(release)
+	require.NoError(t, <-firstErr)
+	wg.Wait()
+	return results, errs
+}
+
+// TestGroupCommit: Applies that wait for their zone's turn while another
+// Apply writes are carried out together when it ends: one PATCH for all
+// whose names are unrelated, each with its own Result; an Apply at, above
+// or below another's name waits for the next batch, so that the two are
+// decided one after the other.
+func TestGroupCommit(t *testing.T) {
+	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
+		t.Parallel()
+		ctx := pdnstest.Context(t)
+		zone := srv.NewZone(t)
+		w, rec := newWriter(t, srv, "dns-operator")
+		reads := readsOfOneName(srv, reconcile.OwnershipAuto)
+		rest := []rrset.RRset{
+			pdnstest.MustRRset(t, zone, "b1", "A", 300, "192.0.2.1"),
+			pdnstest.MustRRset(t, zone, "b2", "A", 300, "192.0.2.2"),
+			pdnstest.MustRRset(t, zone, "x.b1", "A", 300, "192.0.2.3"),
+			pdnstest.MustRRset(t, zone, "b2", "TXT", 300, `"two"`),
+			pdnstest.MustRRset(t, zone, "b3", "AAAA", 300, "2001:db8::3"),
+			pdnstest.MustRRset(t, zone, "b4", "A", 300, "192.0.2.4"),
+			pdnstest.MustRRset(t, zone, "b5", "MX", 300, "10 mail.example.net."),
+		}
+		patches := rec.counts.Method(http.MethodPatch)
+		results, errs := heldApplies(ctx, t, w, rec, zone, pdnstest.MustRRset(t, zone, "a", "A", 300, "192.0.2.9"), rest, reads, nil)
+		for i, rr := range rest {
+			require.NoError(t, errs[i], rr.Key().String())
+			require.Len(t, results[i].Applied, 1, "%s: its own change, only", rr.Key())
+			assert.Equal(t, rr.Key(), results[i].Applied[0].Key())
+			assert.Empty(t, results[i].Blocked)
+			assert.Equal(t, 1, results[i].Patches, "%s: the PATCH of its batch", rr.Key())
+			assert.True(t, results[i].Condition().Programmed)
+			assert.Equal(t, rr.Records, liveContents(t, srv, zone, rr.Name, rr.Type), rr.Key().String())
+		}
+		// Without group commit, one PATCH each. With it, the held Apply's,
+		// then two batches: x.b1 and b1, and the two RRsets of b2, are
+		// never in one.
+		assert.Equal(t, 3, rec.counts.Method(http.MethodPatch)-patches, "PATCHes")
+		assert.Zero(t, rec.refusals())
+
+		// The batch read the whole zone: an Apply of a name it did not
+		// hold is now expected to create, and reads it under the lock only.
+		res, err := w.Apply(ctx, zone, pdnstest.MustRRset(t, zone, "c", "A", 300, "192.0.2.10"))
+		require.NoError(t, err)
+		require.Len(t, res.Applied, 1)
+		assert.Equal(t, 1, rec.reads("c."+zone), "a create the whole-zone read expected")
+	})
+}
+
+// TestGroupCommitRefusal: PowerDNS refusing one member's RRset in a
+// batch's PATCH is isolated to that member: the others are applied, and
+// only its Result holds the refusal.
+func TestGroupCommitRefusal(t *testing.T) {
+	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
+		t.Parallel()
+		ctx := pdnstest.Context(t)
+		zone := srv.NewZone(t)
+		w, rec := newWriter(t, srv, "dns-operator")
+		rest := []rrset.RRset{
+			pdnstest.MustRRset(t, zone, "b1", "A", 300, "192.0.2.1"),
+			pdnstest.MustRRset(t, zone, "v4", "CNAME", 300, "@"),
+			pdnstest.MustRRset(t, zone, "b3", "A", 300, "192.0.2.3"),
+		}
+		raced := func() {
+			// Another client writes an address at v4 after the batch read.
+			err := srv.Client.Records.Add(context.Background(), zone, "v4."+zone, powerdns.RRTypeA, 300, []string{"192.0.2.200"})
+			require.NoError(t, err)
+		}
+		results, errs := heldApplies(ctx, t, w, rec, zone, pdnstest.MustRRset(t, zone, "a", "A", 300, "192.0.2.9"),
+			rest, readsOfOneName(srv, reconcile.OwnershipAuto), raced)
+		for i, rr := range rest {
+			require.NoError(t, errs[i], rr.Key().String())
+		}
+		require.Len(t, results[1].Refused, 1, "the raced member's RRset is refused")
+		assert.Equal(t, pdnserrors.Conflict, results[1].Refused[0].Problems[0].Reason, results[1].Refused[0].String())
+		assert.Empty(t, results[1].Applied)
+		for _, i := range []int{0, 2} {
+			assert.Empty(t, results[i].Refused, rest[i].Key().String())
+			require.Len(t, results[i].Applied, 1, rest[i].Key().String())
+			assert.Equal(t, rest[i].Records, liveContents(t, srv, zone, rest[i].Name, "A"))
+		}
+		requireNoCNAMEWithAddress(t, srv, zone)
+	})
+}
+
+// TestGroupCommitContext: an Apply whose context ends while it waits for
+// its zone's turn returns then, and is not written by a later batch.
+func TestGroupCommitContext(t *testing.T) {
+	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
+		t.Parallel()
+		ctx := pdnstest.Context(t)
+		zone := srv.NewZone(t)
+		w, rec := newWriter(t, srv, "dns-operator")
+		inPatch, release := make(chan struct{}), make(chan struct{})
+		rec.onNextPatch(func() {
+			close(inPatch)
+			<-release
+		})
+		first := make(chan error, 1)
+		go func() {
+			_, err := w.Apply(ctx, zone, pdnstest.MustRRset(t, zone, "a", "A", 300, "192.0.2.9"))
+			first <- err
+		}()
+		<-inPatch
+
+		short, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
+		defer cancel()
+		began := time.Now()
+		_, err := w.Apply(short, zone, pdnstest.MustRRset(t, zone, "gone", "A", 300, "192.0.2.1"))
+		require.ErrorIs(t, err, context.DeadlineExceeded)
+		assert.Less(t, time.Since(began), 10*time.Second, "returns by its context")
+
+		kept := make(chan error, 1)
+		go func() {
+			_, err := w.Apply(ctx, zone, pdnstest.MustRRset(t, zone, "kept", "A", 300, "192.0.2.2"))
+			kept <- err
+		}()
+		time.Sleep(300 * time.Millisecond)
+		close(release)
+		require.NoError(t, <-first)
+		require.NoError(t, <-kept)
+		assert.Empty(t, liveContents(t, srv, zone, "gone."+zone, "A"), "an Apply given up while waiting is not written")
+		assert.Equal(t, []string{"192.0.2.2"}, liveContents(t, srv, zone, "kept."+zone, "A"))
+	})
+}
