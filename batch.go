@@ -35,42 +35,41 @@ type waiter struct {
 }
 
 // waitForTurn waits for the zone's turn as a waiter that another Apply's
-// turn may carry out. The Apply that takes the turn carries out every
-// waiter it can batch with itself; alone, it runs body in the caller's
-// goroutine, as any operation in its turn.
+// turn may carry out. The Apply that takes the turn carries out the
+// waiting Applies it can batch, in the order they came, starting with the
+// first: itself too unless an earlier one is at a related name, when it
+// waits for the next turn. Alone in its batch, it runs body in the
+// caller's goroutine, as any operation in its turn.
 func (o *op) waitForTurn(ctx context.Context, body func(context.Context) error) error {
 	w := &waiter{o: o, ctx: ctx, done: make(chan struct{})}
 	o.mem.enqueue(w)
-	select {
-	case <-w.done:
-		return o.carried(w)
-	case o.mem.turn <- struct{}{}:
-		members := o.mem.takeBatch(w, o.r.cfg.maxPatchBytes)
-		if members == nil {
-			// A batch carried it out and freed the turn since.
-			<-o.mem.turn
-			<-w.done
-			return o.carried(w)
-		}
-		if len(members) == 1 {
-			err := body(ctx)
-			if !o.released.Load() {
-				<-o.mem.turn
-			}
-			return err
-		}
-		go o.r.runBatch(o.zone, members)
+	for {
 		select {
 		case <-w.done:
 			return o.carried(w)
+		case o.mem.turn <- struct{}{}:
+			members, waiting := o.mem.takeBatch(w, o.r.cfg.maxPatchBytes)
+			switch {
+			case !waiting:
+				// A batch carried it out and freed the turn since.
+				<-o.mem.turn
+				<-w.done
+				return o.carried(w)
+			case len(members) == 1 && members[0] == w:
+				err := body(ctx)
+				if !o.released.Load() {
+					<-o.mem.turn
+				}
+				return err
+			}
+			go o.r.runBatch(o.zone, members)
 		case <-ctx.Done():
-			return o.errorf(fmt.Errorf("wait for the operation carrying this Apply: %w", ctx.Err()))
+			// Still waiting, it is dropped; carried by a batch in
+			// progress, its write may yet be made, as one cut short by
+			// its context is.
+			o.mem.dequeue(w)
+			return o.errorf(fmt.Errorf("wait for the operation on the zone in progress: %w", ctx.Err()))
 		}
-	case <-ctx.Done():
-		// Still waiting, it is dropped; carried by a batch in progress, its
-		// write may yet be made, as one cut short by its context is.
-		o.mem.dequeue(w)
-		return o.errorf(fmt.Errorf("wait for the operation on the zone in progress: %w", ctx.Err()))
 	}
 }
 
@@ -101,31 +100,32 @@ func (m *zoneMemory) dequeue(w *waiter) bool {
 	return true
 }
 
-// takeBatch takes lead, which holds the turn, out of the waiting Applies,
-// with the others it can carry, in the order they came: up to maxBatch,
-// their RRsets within maxBytes, each with a context still live and a name
-// unrelated to every other member's. It returns nil when lead is no longer
-// waiting: a batch carried it.
-func (m *zoneMemory) takeBatch(lead *waiter, maxBytes int) []*waiter {
+// takeBatch takes out of the waiting Applies those the one that took the
+// turn, lead, carries out: in the order they came, from the first, each
+// with a context still live and a name unrelated to every other member's,
+// up to maxBatch and their RRsets within maxBytes. waiting is false when
+// lead is no longer waiting (a batch carried it); lead is a member unless
+// an earlier Apply is at a related name.
+func (m *zoneMemory) takeBatch(lead *waiter, maxBytes int) (members []*waiter, waiting bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	i := slices.Index(m.waiting, lead)
-	if i < 0 {
-		return nil
+	if !slices.Contains(m.waiting, lead) {
+		return nil, false
 	}
-	m.waiting = slices.Delete(m.waiting, i, i+1)
-	members := []*waiter{lead}
-	names := []string{lead.o.scope.name}
-	size := lead.o.size()
+	var names []string
+	size := 0
 	m.waiting = slices.DeleteFunc(m.waiting, func(w *waiter) bool {
-		if len(members) == maxBatch || w.ctx.Err() != nil || size+w.o.size() > maxBytes ||
+		if w != lead && w.ctx.Err() != nil {
+			return false // it drops itself
+		}
+		if len(members) == maxBatch || (len(members) > 0 && size+w.o.size() > maxBytes) ||
 			slices.ContainsFunc(names, func(n string) bool { return related(n, w.o.scope.name) }) {
 			return false
 		}
 		members, names, size = append(members, w), append(names, w.o.scope.name), size+w.o.size()
 		return true
 	})
-	return members
+	return members, true
 }
 
 // related reports whether a and b are one name or one is below the other.
@@ -146,9 +146,9 @@ func (o *op) size() int {
 }
 
 // runBatch carries out members, Applies of zone that waited for its turn,
-// as one operation in the turn their lead took, frees the turn, and hands
-// each member its own Result. It runs for as long as one member's context
-// is live.
+// as one operation in the turn an Apply took for them, frees the turn, and
+// hands each member its own Result. It runs for as long as one member's
+// context is live.
 func (r *Reconciler) runBatch(zone string, members []*waiter) {
 	ctx, cancel := batchContext(members)
 	defer cancel()

@@ -2,7 +2,9 @@ package reconcile_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -181,5 +183,65 @@ func TestGroupCommitContext(t *testing.T) {
 		require.NoError(t, <-kept)
 		assert.Empty(t, liveContents(t, srv, zone, "gone."+zone, "A"), "an Apply given up while waiting is not written")
 		assert.Equal(t, []string{"192.0.2.2"}, liveContents(t, srv, zone, "kept."+zone, "A"))
+	})
+}
+
+// TestGroupCommitArrivalOrder: two Applies of one key that wait for the
+// zone's turn are decided in the order they came, as one after the other:
+// the later object's takes the RRset over from the earlier's (a handover
+// within the writer), whichever of them takes the turn.
+func TestGroupCommitArrivalOrder(t *testing.T) {
+	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
+		t.Parallel()
+		ctx := pdnstest.Context(t)
+		zone := srv.NewZone(t)
+		w, rec := newWriter(t, srv, "dns-operator")
+		reads := readsOfOneName(srv, reconcile.OwnershipAuto)
+		for round := range 3 {
+			inPatch, release := make(chan struct{}), make(chan struct{})
+			rec.onNextPatch(func() {
+				close(inPatch)
+				<-release
+			})
+			first := make(chan error, 1)
+			go func() {
+				_, err := w.Apply(ctx, zone, pdnstest.MustRRset(t, zone, fmt.Sprintf("held%d", round), "A", 300, "192.0.2.9"))
+				first <- err
+			}()
+			<-inPatch
+
+			rr := pdnstest.MustRRset(t, zone, fmt.Sprintf("k%d", round), "A", 300, "192.0.2.1")
+			owners := []string{"default/older", "default/newer"}
+			results, errs := make([]reconcile.Result, 2), make([]error, 2)
+			var wg sync.WaitGroup
+			for i, owner := range owners {
+				gets := rec.counts.Method(http.MethodGet)
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					results[i], errs[i] = w.Apply(ctx, zone, rr, reconcile.WithOwner(owner))
+				}()
+				// It reads its name beside the held write, unless the
+				// Reconciler expects a create (it read the zone whole, or
+				// the name): then it queues at once.
+				for end := time.Now().Add(time.Second); time.Now().Before(end) && rec.counts.Method(http.MethodGet)-gets < reads; {
+					time.Sleep(5 * time.Millisecond)
+				}
+				time.Sleep(200 * time.Millisecond) // to queue for the turn
+			}
+			close(release)
+			require.NoError(t, <-first)
+			wg.Wait()
+			require.NoError(t, errs[0])
+			require.NoError(t, errs[1])
+			require.Len(t, results[0].Applied, 1, "the older object's create")
+			require.Len(t, results[1].Handovers, 1, "round %d: the newer object's takes it over", round)
+			assert.Equal(t, "default/older", results[1].Handovers[0].From)
+			live, err := w.Live(ctx, zone)
+			require.NoError(t, err)
+			i := slices.IndexFunc(live, func(l rrset.RRset) bool { return l.Key() == rr.Key() })
+			require.GreaterOrEqual(t, i, 0)
+			assert.Equal(t, "default/newer", live[i].Owner)
+		}
 	})
 }
