@@ -37,8 +37,9 @@ import (
 // One that writes waits for its turn and reads again in it.
 //
 // Applies that wait for the turn together are carried out together when it
-// comes (group commit): one read of the zone, the zone lock once if any of
-// them needs it, and one PATCH, split only by the body limit; each caller
+// comes (group commit): one read (of the zone, or of their names in a
+// large zone), the zone lock once if any of them needs it, and one PATCH,
+// split only by the body limit; each caller
 // gets its own Result, and a refusal by PowerDNS is isolated to the caller
 // whose RRset caused it. Applies whose names are related (one name, or one
 // below the other) are never in one batch: the later waits for the next,

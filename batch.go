@@ -187,22 +187,45 @@ func batchContext(members []*waiter) (context.Context, context.CancelFunc) {
 }
 
 // batchOp is the one operation that carries out members: their RRsets and
-// keys together, read as a whole zone, so that the memory learns every
-// name and what one member's read shows is what every other's would.
+// keys together, with the scope batchScope gives.
 func (r *Reconciler) batchOp(zone string, members []*waiter) *op {
 	desired, _ := rrset.NewSet(zone)
 	var keys []rrset.Key
+	var names []string
 	lockFirst := false
 	for _, w := range members {
 		for rr := range w.o.in.desired.Unordered() {
 			_ = desired.Add(rr)
 		}
 		keys = append(keys, w.o.in.keys...)
+		names = append(names, w.o.scope.name)
 		lockFirst = lockFirst || w.o.lockFirst
 	}
-	b := r.newOp("apply", zone, intent{desired: desired, keys: keys}, readScope{}, writes)
+	mem := r.memory(zone)
+	b := r.newOp("apply", zone, intent{desired: desired, keys: keys}, batchScope(mem, names), writes)
 	b.lockFirst = lockFirst
 	return b
+}
+
+// perNameRRsets is how many RRsets the Reconciler must have seen in a zone
+// per name of a batch for the batch to read its names one at a time rather
+// than the whole zone in one request. With 50, batches of seven in zones
+// of 800 to 4,400 RRsets took 1.2 to 2.9 times as long as with whole
+// reads (BenchmarkAppliesAtOnce, PowerDNS 4.7, 4.9 LMDB, 5.1 gsqlite3 and
+// gpgsql): the filtered reads go one after the other, and one read of a
+// zone that size costs less. 1,000 keeps every zone measured read whole.
+const perNameRRsets = 1000
+
+// batchScope is what a batch of Applies at names reads: the whole zone,
+// until the Reconciler has read it whole and found it large against the
+// batch (perNameRRsets), then each name, one filtered GET each. The whole
+// read also tells the memory every name, so that the next Applies of new
+// names expect to create and go straight to the lock.
+func batchScope(mem *zoneMemory, names []string) readScope {
+	if n, whole := mem.size(); !whole || n < perNameRRsets*len(names) {
+		return readScope{}
+	}
+	return readScope{name: names[0], names: names[1:]}
 }
 
 // share is the part of the batch's Result that concerns member m: the

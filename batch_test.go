@@ -245,3 +245,35 @@ func TestGroupCommitArrivalOrder(t *testing.T) {
 		}
 	})
 }
+
+// TestGroupCommitLargeZone: in a zone large against the batch (1,000 RRsets
+// per name), a batch reads its members' names one at a time, not the
+// whole zone, and carries them out in one PATCH.
+func TestGroupCommitLargeZone(t *testing.T) {
+	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
+		t.Parallel()
+		ctx := pdnstest.Context(t)
+		zone := srv.NewZone(t)
+		w, rec := newWriter(t, srv, "dns-operator")
+		var many []rrset.RRset
+		for i := range 2000 {
+			many = append(many, pdnstest.MustRRset(t, zone, fmt.Sprintf("h%04d", i), "A", 300, "192.0.2.1"))
+		}
+		_, err := w.Sync(ctx, zone, many) // which reads the zone whole
+		require.NoError(t, err)
+
+		rest := []rrset.RRset{
+			pdnstest.MustRRset(t, zone, "n1", "A", 300, "192.0.2.1"),
+			pdnstest.MustRRset(t, zone, "n2", "A", 300, "192.0.2.2"),
+		}
+		patches := rec.counts.Method(http.MethodPatch)
+		results, errs := heldApplies(ctx, t, w, rec, zone, pdnstest.MustRRset(t, zone, "a", "A", 300, "192.0.2.9"), rest, 0, nil)
+		for i, rr := range rest {
+			require.NoError(t, errs[i])
+			require.Len(t, results[i].Applied, 1, rr.Key().String())
+			assert.Equal(t, 1, rec.reads(rr.Name), "%s: read by name, once", rr.Name)
+			assert.Equal(t, rr.Records, liveContents(t, srv, zone, rr.Name, "A"))
+		}
+		assert.Equal(t, 2, rec.counts.Method(http.MethodPatch)-patches, "the held Apply's PATCH and the batch's")
+	})
+}

@@ -1,6 +1,7 @@
 package reconcile
 
 import (
+	"slices"
 	"sync"
 	"time"
 
@@ -108,7 +109,7 @@ func (m *zoneMemory) saw(obs *observation, scope readScope) {
 	case scope.typ == "":
 		m.looked[nameHash(scope.name)] = struct{}{}
 	}
-	for _, name := range scope.ancestors {
+	for _, name := range slices.Concat(scope.names, scope.ancestors) {
 		m.looked[nameHash(name)] = struct{}{}
 	}
 	for rr := range obs.set.Unordered() {
@@ -145,6 +146,14 @@ func (m *zoneMemory) sawBlocked(desired *rrset.Set, blocked []conflict.Conflict)
 	for _, c := range blocked {
 		m.blocked[keyHash(c.Key)] = struct{}{}
 	}
+}
+
+// size reports how many keys the Reconciler knows live in the zone, and
+// whether it has read the zone whole.
+func (m *zoneMemory) size() (keys int, whole bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.known), m.whole
 }
 
 // blockedBefore reports whether the last decision on a key of desired

@@ -158,39 +158,40 @@ func (e *NoteNotStoredError) Error() string {
 		"where RRset comments are not written (LMDB before 5.1 stores none)", e.Key, e.Version)
 }
 
-// query narrows the zone read to what the operation covers.
 // readZone reads what the operation's scope covers: the zone, or the
-// RRsets at one name and, where the scope asks for them, at the names
-// above it (one filtered GET per name).
+// RRsets at one name, at the scope's other names and, where the scope asks
+// for them, at the names above them (one filtered GET per name).
 func (o *op) readZone(ctx context.Context) (zonejson.Zone, error) {
 	z, err := o.srv.zone(ctx, o.zone, o.query())
 	if err != nil {
 		return z, fmt.Errorf("read zone: %w", err)
 	}
-	return o.readAncestors(ctx, z)
+	if z, err = o.readNames(ctx, z, o.scope.names); err != nil {
+		return z, err
+	}
+	return o.readNames(ctx, z, o.scope.ancestors)
 }
 
-// readAncestors adds to z, a read of the operation's one name, the RRsets
-// at the names above it that the scope asks for.
-func (o *op) readAncestors(ctx context.Context, z zonejson.Zone) (zonejson.Zone, error) {
-	for _, name := range o.scope.ancestors {
-		above, err := o.srv.zone(ctx, o.zone, pdnsapi.ZoneQuery{RRsetName: name})
+// readNames adds to z the RRsets at names, one filtered GET each.
+func (o *op) readNames(ctx context.Context, z zonejson.Zone, names []string) (zonejson.Zone, error) {
+	for _, name := range names {
+		at, err := o.srv.zone(ctx, o.zone, pdnsapi.ZoneQuery{RRsetName: name})
 		if err != nil {
 			return z, fmt.Errorf("read zone at %s: %w", name, err)
 		}
-		z.RRsets = append(slices.Clip(z.RRsets), above.RRsets...)
+		z.RRsets = append(slices.Clip(z.RRsets), at.RRsets...)
 	}
 	return z, nil
 }
 
 // widened reads what a scope widen changed adds to the read z, md of the
-// operation's one name: the names above it (z is as good as before), or
-// the whole zone.
+// operation's names: the names above them (z is as good as before), or the
+// whole zone.
 func (o *op) widened(ctx context.Context, z zonejson.Zone, md []powerdns.Metadata) (*observation, error) {
 	if o.scope.whole() {
 		return o.read(ctx)
 	}
-	z, err := o.readAncestors(ctx, z)
+	z, err := o.readNames(ctx, z, o.scope.ancestors)
 	if err != nil {
 		return nil, err
 	}
@@ -211,7 +212,7 @@ func (o *op) widen(d decision) bool {
 	if o.scope.whole() || o.scope.typ != "" || len(o.scope.ancestors) > 0 {
 		return false
 	}
-	widened := false
+	var ancestors []string
 	for _, c := range d.plan.Changes {
 		if c.Op == rrset.OpUpdate && c.New.Name != o.zone && dropsTarget(c) {
 			o.scope = readScope{}
@@ -225,12 +226,14 @@ func (o *op) widen(d decision) bool {
 			o.scope = readScope{}
 			return true
 		}
-		if !widened {
-			o.scope.ancestors = conflict.Ancestors(o.zone, o.scope.name)
-			widened = len(o.scope.ancestors) > 0
+		for _, name := range conflict.Ancestors(o.zone, c.New.Name) {
+			if !slices.Contains(ancestors, name) && !o.scope.covers(rrset.Key{Name: name}) {
+				ancestors = append(ancestors, name)
+			}
 		}
 	}
-	return widened
+	o.scope.ancestors = ancestors
+	return len(ancestors) > 0
 }
 
 // dropsTarget reports whether c updates an NS RRset to one without a

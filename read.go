@@ -44,8 +44,11 @@ type readScope struct {
 	name string
 	// typ narrows a read of one name to one type.
 	typ string
-	// ancestors are the names above name read with it, for the NS and
-	// DNAME that would hide a write at name (conflict.Occluded).
+	// names are more names read one at a time with name, every type: a
+	// batch of Applies (group commit) reads each member's.
+	names []string
+	// ancestors are the names above name (and names) read with it, for
+	// the NS and DNAME that would hide a write there (conflict.Occluded).
 	ancestors []string
 }
 
@@ -53,7 +56,8 @@ func (s readScope) whole() bool { return s.name == "" }
 
 // covers reports whether a key is within what was read.
 func (s readScope) covers(k rrset.Key) bool {
-	return s.whole() || (k.Name == s.name && (s.typ == "" || k.Type == s.typ)) || slices.Contains(s.ancestors, k.Name)
+	return s.whole() || (k.Name == s.name && (s.typ == "" || k.Type == s.typ)) ||
+		slices.Contains(s.names, k.Name) || slices.Contains(s.ancestors, k.Name)
 }
 
 // observe turns a zone as PowerDNS answered it, and the zone's metadata when
