@@ -550,17 +550,11 @@ func TestSyncBehindAHungSync(t *testing.T) {
 		// A first Sync without faults, so that the stuck one goes
 		// straight to its PATCH.
 		syncRequeued(ctx, t, w, zone, []rrset.RRset{pdnstest.MustRRset(t, zone, "www", "A", 300, "192.0.2.1")})
-		p.Inject(
-			patchRule(faultproxy.Hang()),
-			// The zone lock is taken by a POST of a metadata kind and
-			// freed by its DELETE.
-			faultproxy.Rule{Method: http.MethodDelete, Path: faultproxy.MetadataPath, Fault: faultproxy.Hang()},
-		)
+		p.Inject(patchRule(faultproxy.Hang()))
 		// A new name: the Sync creates, so it holds the zone lock while it
 		// waits for its PATCH.
 		want := []rrset.RRset{pdnstest.MustRRset(t, zone, "www", "A", 300, "192.0.2.2"), pdnstest.MustRRset(t, zone, "new", "A", 300, "192.0.2.3")}
 		patches := p.Count(http.MethodPatch, faultproxy.ZonePath)
-		releases := p.Count(http.MethodDelete, faultproxy.MetadataPath)
 
 		type ended struct {
 			err      error
@@ -594,6 +588,13 @@ func TestSyncBehindAHungSync(t *testing.T) {
 		// A wait for the setting, not a bound: requeues can take seconds.
 		require.Eventually(t, func() bool { return p.Count(http.MethodPatch, faultproxy.ZonePath) > patches },
 			time.Minute, time.Millisecond, "the first Sync reaches its PATCH")
+		// Then the release of the zone lock hangs too (a DELETE of the
+		// lock's metadata kind). Not before: a requeued Sync that ran out
+		// of its context before its PATCH frees the lock in the background,
+		// and a hung release would keep the zone's turn, and the lock, from
+		// every later attempt.
+		releases := p.Count(http.MethodDelete, faultproxy.MetadataPath)
+		p.Inject(faultproxy.Rule{Method: http.MethodDelete, Path: faultproxy.MetadataPath, Fault: faultproxy.Hang()})
 		queuedCtx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
 		defer cancel()
 		began := time.Now()
