@@ -41,6 +41,11 @@ type waiter struct {
 // waits for the next turn. Alone in its batch, it runs body in the
 // caller's goroutine, as any operation in its turn.
 func (o *op) waitForTurn(ctx context.Context, body func(context.Context) error) error {
+	// What the server cannot store is this Apply's own error, found
+	// before it joins others (a batch checks them all together).
+	if err := o.learnServer(ctx); err != nil {
+		return o.errorf(err)
+	}
 	w := &waiter{o: o, ctx: ctx, done: make(chan struct{})}
 	o.mem.enqueue(w)
 	for {
@@ -66,8 +71,14 @@ func (o *op) waitForTurn(ctx context.Context, body func(context.Context) error) 
 		case <-ctx.Done():
 			// Still waiting, it is dropped; carried by a batch in
 			// progress, its write may yet be made, as one cut short by
-			// its context is.
-			o.mem.dequeue(w)
+			// its context is; carried already, it has its Result.
+			if !o.mem.dequeue(w) {
+				select {
+				case <-w.done:
+					return o.carried(w)
+				default:
+				}
+			}
 			return o.errorf(fmt.Errorf("wait for the operation on the zone in progress: %w", ctx.Err()))
 		}
 	}
@@ -102,30 +113,41 @@ func (m *zoneMemory) dequeue(w *waiter) bool {
 
 // takeBatch takes out of the waiting Applies those the one that took the
 // turn, lead, carries out: in the order they came, from the first, each
-// with a context still live and a name unrelated to every other member's,
-// up to maxBatch and their RRsets within maxBytes. waiting is false when
-// lead is no longer waiting (a batch carried it); lead is a member unless
-// an earlier Apply is at a related name.
+// with a context still live, up to maxBatch and their RRsets within
+// maxBytes, and each at a name unrelated to that of every live Apply that
+// came before it, taken or not, so that no Apply overtakes an earlier one
+// at a related name. waiting is false when lead is no longer waiting (a
+// batch carried it); lead is a member unless an earlier Apply is at a
+// related name.
 func (m *zoneMemory) takeBatch(lead *waiter, maxBytes int) (members []*waiter, waiting bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if !slices.Contains(m.waiting, lead) {
 		return nil, false
 	}
-	var names []string
+	var earlier []string // the names of the live Applies considered
 	size := 0
 	m.waiting = slices.DeleteFunc(m.waiting, func(w *waiter) bool {
 		if w != lead && w.ctx.Err() != nil {
 			return false // it drops itself
 		}
-		if len(members) == maxBatch || (len(members) > 0 && size+w.o.size() > maxBytes) ||
-			slices.ContainsFunc(names, func(n string) bool { return related(n, w.o.scope.name) }) {
-			return false
+		name := w.o.scope.name
+		take := len(members) < maxBatch && (len(members) == 0 || size+w.o.size() <= maxBytes) &&
+			!slices.ContainsFunc(earlier, func(n string) bool { return related(n, name) })
+		earlier = append(earlier, name)
+		if take {
+			members, size = append(members, w), size+w.o.size()
 		}
-		members, names, size = append(members, w), append(names, w.o.scope.name), size+w.o.size()
-		return true
+		return take
 	})
 	return members, true
+}
+
+// queued reports whether Applies wait for the zone's turn.
+func (m *zoneMemory) queued() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.waiting) > 0
 }
 
 // related reports whether a and b are one name or one is below the other.
@@ -229,10 +251,11 @@ func batchScope(mem *zoneMemory, names []string) readScope {
 }
 
 // share is the part of the batch's Result that concerns member m: the
-// changes, blocks, refusals, deferrals and handovers of its keys, and
-// the requests every member shared.
+// changes, blocks, refusals, deferrals and handovers at its name — its
+// key's, and the deletes a takeover of it makes room with; no other
+// member's name is related to it.
 func (b *op) share(m *op) Result {
-	mine := func(k rrset.Key) bool { return slices.Contains(m.in.keys, k) }
+	mine := func(k rrset.Key) bool { return k.Name == m.scope.name }
 	res := Result{Zone: b.res.Zone}
 	for _, c := range b.res.Applied {
 		if mine(c.Key()) {

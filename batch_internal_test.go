@@ -119,3 +119,55 @@ func TestBatchScope(t *testing.T) {
 	assert.True(t, s.covers(rrset.Key{Name: "b.example.com.", Type: "TXT"}))
 	assert.False(t, s.covers(rrset.Key{Name: "c.example.com.", Type: "A"}))
 }
+
+// TestTakeBatchKeepsOrder: an Apply left out of a batch (here for size)
+// is not overtaken by a later one at a related name.
+func TestTakeBatchKeepsOrder(t *testing.T) {
+	ctx := context.Background()
+	m := &zoneMemory{}
+	a, big, xbig, c := waiterAt(t, ctx, "a"), waiterAt(t, ctx, "big"), waiterAt(t, ctx, "x.big"), waiterAt(t, ctx, "c")
+	big.o.in.desired = bigSet(t)
+	for _, w := range []*waiter{a, big, xbig, c} {
+		m.enqueue(w)
+	}
+	members, _ := m.takeBatch(a, a.o.size()+xbig.o.size()+c.o.size())
+	assert.Equal(t, []string{"a.example.com.", "c.example.com."}, names(members))
+	assert.Equal(t, []string{"big.example.com.", "x.big.example.com."}, names(m.waiting))
+}
+
+// bigSet is a desired set of one RRset at big.example.com. with many
+// records.
+func bigSet(t *testing.T) *rrset.Set {
+	t.Helper()
+	var contents []string
+	for i := range 100 {
+		contents = append(contents, fmt.Sprintf("192.0.2.%d", i+1))
+	}
+	rr, err := rrset.New("example.com.", "big", "A", 300, contents...)
+	require.NoError(t, err)
+	set, err := rrset.NewSet("example.com.")
+	require.NoError(t, err)
+	require.NoError(t, set.Add(rr))
+	return set
+}
+
+// TestShare: a member's part of a batch's Result is what happened at its
+// name, the deletes a takeover made room with included.
+func TestShare(t *testing.T) {
+	at := func(name, typ string) *rrset.RRset {
+		rr, err := rrset.New("example.com.", name, typ, 300, map[string]string{"A": "192.0.2.1", "CNAME": "lb.example.net.", "TXT": `"x"`}[typ])
+		require.NoError(t, err)
+		return &rr
+	}
+	b := &op{res: Result{Zone: "example.com.", Applied: []rrset.Change{
+		{Op: rrset.OpDelete, Old: at("x", "A")},
+		{Op: rrset.OpCreate, New: at("x", "CNAME")},
+		{Op: rrset.OpCreate, New: at("y", "TXT")},
+	}}}
+	x := &op{scope: readScope{name: "x.example.com."}, in: intent{keys: []rrset.Key{at("x", "CNAME").Key()}}}
+	res := b.share(x)
+	require.Len(t, res.Applied, 2, "the takeover's delete and the create")
+	assert.Equal(t, "example.com.", res.Zone)
+	y := &op{scope: readScope{name: "y.example.com."}, in: intent{keys: []rrset.Key{at("y", "TXT").Key()}}}
+	assert.Len(t, b.share(y).Applied, 1)
+}

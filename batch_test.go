@@ -277,3 +277,32 @@ func TestGroupCommitLargeZone(t *testing.T) {
 		assert.Equal(t, 2, rec.counts.Method(http.MethodPatch)-patches, "the held Apply's PATCH and the batch's")
 	})
 }
+
+// TestGroupCommitBadMember: an Apply the server cannot store (LUA on
+// PowerDNS 5.1) that waits with others gets its own *InputError, and the
+// others are written.
+func TestGroupCommitBadMember(t *testing.T) {
+	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
+		if !srv.AtLeast(5, 1) {
+			t.Skip("PowerDNS before 5.1 stores LUA records through its API")
+		}
+		t.Parallel()
+		ctx := pdnstest.Context(t)
+		zone := srv.NewZone(t)
+		w, rec := newWriter(t, srv, "dns-operator")
+		_, err := w.Sync(ctx, zone, nil) // read whole: the Applies below expect to create
+		require.NoError(t, err)
+		rest := []rrset.RRset{
+			pdnstest.MustRRset(t, zone, "good", "A", 300, "192.0.2.1"),
+			pdnstest.MustRRset(t, zone, "lua", "LUA", 300, `A "ifportup(443, {'192.0.2.1'})"`),
+			pdnstest.MustRRset(t, zone, "fine", "A", 300, "192.0.2.2"),
+		}
+		results, errs := heldApplies(ctx, t, w, rec, zone, pdnstest.MustRRset(t, zone, "a", "A", 300, "192.0.2.9"), rest, 0, nil)
+		var input *reconcile.InputError
+		require.ErrorAs(t, errs[1], &input, "the LUA Apply's own error")
+		for _, i := range []int{0, 2} {
+			require.NoError(t, errs[i], rest[i].Key().String())
+			require.Len(t, results[i].Applied, 1, rest[i].Key().String())
+		}
+	})
+}

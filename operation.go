@@ -45,6 +45,9 @@ type op struct {
 	// batches is set for an Apply: waiting for the zone's turn, it may be
 	// carried out with other Applies waiting for it (group commit).
 	batches bool
+	// added are the names above that the last widen added to the scope,
+	// which widened reads.
+	added []string
 	// version is the server's version, once learnServer has learnt it.
 	version string
 }
@@ -191,7 +194,7 @@ func (o *op) widened(ctx context.Context, z zonejson.Zone, md []powerdns.Metadat
 	if o.scope.whole() {
 		return o.read(ctx)
 	}
-	z, err := o.readNames(ctx, z, o.scope.ancestors)
+	z, err := o.readNames(ctx, z, o.added)
 	if err != nil {
 		return nil, err
 	}
@@ -206,10 +209,12 @@ func (o *op) widened(ctx context.Context, z zonejson.Zone, md []powerdns.Metadat
 // glue for that target would be hidden from then on. Other updates keep
 // data that was checked when it was created (what a DNAME hides does not
 // depend on its target). It reports whether the scope changed, and so the
-// operation must read again. A read that writes nothing stays one name
+// operation must read again: the names above added to it (widened reads
+// those), or the whole zone. A read that writes nothing stays one name
 // wide: a steady-state Apply pays for no check it does not need.
 func (o *op) widen(d decision) bool {
-	if o.scope.whole() || o.scope.typ != "" || len(o.scope.ancestors) > 0 {
+	o.added = nil
+	if o.scope.whole() || o.scope.typ != "" {
 		return false
 	}
 	var ancestors []string
@@ -232,7 +237,10 @@ func (o *op) widen(d decision) bool {
 			}
 		}
 	}
-	o.scope.ancestors = ancestors
+	// Names above already read stay covered; a decision that creates at
+	// a name more (a batch's) adds its own.
+	o.scope.ancestors = append(o.scope.ancestors, ancestors...)
+	o.added = ancestors
 	return len(ancestors) > 0
 }
 

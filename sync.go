@@ -111,7 +111,12 @@ func (o *op) do(ctx context.Context, body func(context.Context) error) (Result, 
 // (decideBeside): when that decision sends nothing, the operation ends
 // there, without waiting for writes to other keys of the zone.
 func (o *op) turnFor(ctx context.Context, body func(context.Context) error) error {
-	release, ok := o.mem.tryTurn()
+	var release func()
+	ok := false
+	// An Apply does not overtake Applies waiting for the turn.
+	if !o.batches || !o.mem.queued() {
+		release, ok = o.mem.tryTurn()
+	}
 	if !ok && o.mayDecideBeside() {
 		done, err := o.decideBeside(ctx)
 		if done {
