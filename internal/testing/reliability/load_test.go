@@ -55,7 +55,10 @@ func TestLoadSmoke(t *testing.T) {
 			require.NoError(t, err)
 			assert.Zero(t, res.Violations, "%v", res.Examples)
 			assert.Equal(t, 3, res.Verified)
-			assert.NotZero(t, res.Patches)
+			// Under load the zone lock can postpone every write of the
+			// first pass (the writers and replicas take it in turn); the
+			// passes after it write what was postponed, as requeues would.
+			assert.NotZero(t, res.Patches+res.ResyncPatches, "the zones were written")
 			t.Logf("%d passes after the first; first pass: %d PATCHes, %d requests, %d postponed, %d requeued, %d blocked",
 				res.Passes, res.Patches, res.Requests, res.Postponed, res.Requeued, res.Blocked)
 		})

@@ -52,11 +52,21 @@ func TestRedirectKeepsKeyHome(t *testing.T) {
 					Fault: faultproxy.Redirect(http.StatusTemporaryRedirect, c.target)})
 				seenBefore := len(c.rec.Requests())
 				w := writer(t, srv, home.URL, "external-dns", fastRetry())
-				_, err := w.Sync(ctx, zone, []rrset.RRset{pdnstest.MustRRset(t, zone, "www", "A", 300, "192.0.2.1")})
+				want := []rrset.RRset{pdnstest.MustRRset(t, zone, "www", "A", 300, "192.0.2.1")}
+				_, err := w.Sync(ctx, zone, want)
 				if err != nil {
 					t.Logf("Sync error: %v", err)
 				}
 				requireNoKey(t, srv.APIKey, "the Sync's error", err)
+				if c.works && pdnserrors.IsRetryable(err) {
+					// PowerDNS's own 5xx after the redirect was followed
+					// (4.7.3's "database is locked" under load): the Sync
+					// is requeued, as a controller would, and judged where
+					// the requeues end; the redirect is judged on the
+					// first Sync's requests below.
+					syncRequeued(ctx, t, w, zone, want)
+					err = nil
+				}
 
 				redirected := c.rec.Requests()[seenBefore:]
 				if c.rec == home {
@@ -116,15 +126,16 @@ func TestTLSSettingsKept(t *testing.T) {
 
 		own := &countingTransport{base: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: p.CertPool(), MinVersion: tls.VersionTLS12}}}
 		trusting := writerWith(t, srv, p.URL, "external-dns", &http.Client{Transport: own}, fastRetry())
-		res, err := trusting.Sync(ctx, zone, want)
-		require.NoError(t, err)
+		// Requeued on PowerDNS's own 5xx (4.7.3 under load); the Result
+		// counts the requests of every Sync of the requeues.
+		res := syncRequeued(ctx, t, trusting, zone, want)
 		assert.Len(t, res.Applied, 1)
 		assert.Equal(t, int(own.calls.Load()), len(p.Requests()), "every request went through the caller's transport")
 		assert.Equal(t, res.Requests, len(p.Requests()))
 
 		before := len(p.Requests())
 		plain := writerWith(t, srv, p.URL, "external-dns", &http.Client{}, fastRetry())
-		_, err = plain.Sync(ctx, zone, want)
+		_, err := plain.Sync(ctx, zone, want)
 		require.Error(t, err)
 		t.Logf("Sync error: %v", err)
 		requireNoKey(t, srv.APIKey, "the Sync's error", err)
@@ -160,10 +171,9 @@ func TestKeyNeverPrinted(t *testing.T) {
 		requireNoKey(t, srv.APIKey, "the plan's rendering", plan.Plan.String())
 
 		p.Inject(patchRule(faultproxy.Status(422, "application/json", []byte(`{"error": "RRset www.`+zone+` IN A: Conflicts with pre-existing RRset"}`))))
-		res, err := w.Sync(ctx, zone, want)
-		require.NoError(t, err)
+		res := syncRequeued(ctx, t, w, zone, want)
 		require.NotEmpty(t, res.Refused)
-		for _, v := range []any{res, res.Condition(), reconcile.ConditionFor(res, err), res.Refused[0].String()} {
+		for _, v := range []any{res, res.Condition(), reconcile.ConditionFor(res, nil), res.Refused[0].String()} {
 			requireNoKey(t, srv.APIKey, "a refused Sync's result", v)
 		}
 
