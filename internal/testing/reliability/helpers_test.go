@@ -3,11 +3,13 @@ package reliability_test
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -30,10 +32,20 @@ import (
 // take and how PowerDNS answers under their own load, which test binaries
 // writing to the same servers at the same time would change (4.7.3's
 // gsqlite3 answers 'database is locked' to more of them).
+//
+// For the same reason at most two of them run at once, whatever -parallel
+// asks of the other packages' tests (make test asks for four).
 func TestMain(m *testing.M) {
 	_ = os.Unsetenv(pdnstest.EnvServers)
+	flag.Parse()
+	if n, err := strconv.Atoi(flag.Lookup("test.parallel").Value.String()); err == nil && n > maxParallel {
+		_ = flag.Set("test.parallel", strconv.Itoa(maxParallel))
+	}
 	pdnstest.Main(m)
 }
+
+// maxParallel is how many of the package's tests run at once at most.
+const maxParallel = 2
 
 // logBuffer collects what a Reconciler logs, at every level.
 type logBuffer struct {
