@@ -663,17 +663,7 @@ func TestSteadyApplyDoesNotWait(t *testing.T) {
 		blocked := pdnstest.MustRRset(t, zone, "theirs", "A", 300, "192.0.2.1")
 
 		// The update of a stops just before its PATCH, in its turn.
-		inPatch, release := make(chan struct{}), make(chan struct{})
-		rec.onNextPatch(func() {
-			close(inPatch)
-			<-release
-		})
-		first := make(chan error, 1)
-		go func() {
-			_, err := w.Apply(ctx, zone, pdnstest.MustRRset(t, zone, "a", "A", 300, "192.0.2.2"))
-			first <- err
-		}()
-		<-inPatch
+		release, first := applyHeld(ctx, w, rec, zone, pdnstest.MustRRset(t, zone, "a", "A", 300, "192.0.2.2"), nil)
 
 		// Were they to wait for the write, they would wait for good.
 		beside, cancel := context.WithTimeout(ctx, 30*time.Second)
@@ -699,7 +689,7 @@ func TestSteadyApplyDoesNotWait(t *testing.T) {
 			t.Fatalf("an Apply that writes ended (%v) while another write of the zone was in progress", err)
 		case <-time.After(200 * time.Millisecond):
 		}
-		close(release)
+		release()
 		require.NoError(t, <-first)
 		require.NoError(t, <-second)
 		require.Len(t, changedRes.Applied, 1)

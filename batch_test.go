@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -21,42 +22,34 @@ import (
 
 // heldApplies starts w.Apply of first and stops it just before its PATCH,
 // in its turn; then starts an Apply of each of rest, waits until each has
-// read its name beside the held one (reads requests each) and a moment
-// more for them to queue for the turn, and lets the first PATCH go. It
-// returns the Results and errors of rest, in order. beforeBatch, when set,
-// runs before the PATCH after the first.
+// queued for the turn (or ended: one the server cannot store), and lets the
+// first PATCH go. It returns the Results and errors of rest, in order.
+// beforeBatch, when set, runs before the PATCH after the first.
 func heldApplies(ctx context.Context, t *testing.T, w *reconcile.Reconciler, rec *recorder, zone string,
-	first rrset.RRset, rest []rrset.RRset, reads int, beforeBatch func()) ([]reconcile.Result, []error) {
+	first rrset.RRset, rest []rrset.RRset, beforeBatch func()) ([]reconcile.Result, []error) {
 	t.Helper()
-	inPatch, release := make(chan struct{}), make(chan struct{})
-	rec.onNextPatch(func() {
-		close(inPatch)
-		<-release
-		if beforeBatch != nil {
-			rec.onNextPatch(beforeBatch)
-		}
-	})
-	firstErr := make(chan error, 1)
-	go func() {
-		_, err := w.Apply(ctx, zone, first)
-		firstErr <- err
-	}()
-	<-inPatch
+	var then func()
+	if beforeBatch != nil {
+		then = func() { rec.onNextPatch(beforeBatch) }
+	}
+	release, firstErr := applyHeld(ctx, w, rec, zone, first, then)
 
-	gets := rec.counts.Method(http.MethodGet)
 	results, errs := make([]reconcile.Result, len(rest)), make([]error, len(rest))
-	var wg sync.WaitGroup
+	var (
+		wg    sync.WaitGroup
+		ended atomic.Int32
+	)
 	for i, rr := range rest {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			results[i], errs[i] = w.Apply(ctx, zone, rr)
+			ended.Add(1)
 		}()
 	}
-	require.Eventually(t, func() bool { return rec.counts.Method(http.MethodGet)-gets >= reads*len(rest) },
-		30*time.Second, 5*time.Millisecond, "the Applies read beside the held one")
-	time.Sleep(300 * time.Millisecond) // to queue for the turn
-	close(release)
+	require.Eventually(t, func() bool { return reconcile.WaitingApplies(w, zone)+int(ended.Load()) == len(rest) },
+		30*time.Second, 5*time.Millisecond, "the Applies queue for the turn")
+	release()
 	require.NoError(t, <-firstErr)
 	wg.Wait()
 	return results, errs
@@ -73,7 +66,6 @@ func TestGroupCommit(t *testing.T) {
 		ctx := pdnstest.Context(t)
 		zone := srv.NewZone(t)
 		w, rec := newWriter(t, srv, "dns-operator")
-		reads := readsOfOneName(srv, reconcile.OwnershipAuto)
 		rest := []rrset.RRset{
 			pdnstest.MustRRset(t, zone, "b1", "A", 300, "192.0.2.1"),
 			pdnstest.MustRRset(t, zone, "b2", "A", 300, "192.0.2.2"),
@@ -84,7 +76,7 @@ func TestGroupCommit(t *testing.T) {
 			pdnstest.MustRRset(t, zone, "b5", "MX", 300, "10 mail.example.net."),
 		}
 		patches := rec.counts.Method(http.MethodPatch)
-		results, errs := heldApplies(ctx, t, w, rec, zone, pdnstest.MustRRset(t, zone, "a", "A", 300, "192.0.2.9"), rest, reads, nil)
+		results, errs := heldApplies(ctx, t, w, rec, zone, pdnstest.MustRRset(t, zone, "a", "A", 300, "192.0.2.9"), rest, nil)
 		for i, rr := range rest {
 			require.NoError(t, errs[i], rr.Key().String())
 			require.Len(t, results[i].Applied, 1, "%s: its own change, only", rr.Key())
@@ -129,7 +121,7 @@ func TestGroupCommitRefusal(t *testing.T) {
 			require.NoError(t, err)
 		}
 		results, errs := heldApplies(ctx, t, w, rec, zone, pdnstest.MustRRset(t, zone, "a", "A", 300, "192.0.2.9"),
-			rest, readsOfOneName(srv, reconcile.OwnershipAuto), raced)
+			rest, raced)
 		for i, rr := range rest {
 			require.NoError(t, errs[i], rr.Key().String())
 		}
@@ -153,17 +145,7 @@ func TestGroupCommitContext(t *testing.T) {
 		ctx := pdnstest.Context(t)
 		zone := srv.NewZone(t)
 		w, rec := newWriter(t, srv, "dns-operator")
-		inPatch, release := make(chan struct{}), make(chan struct{})
-		rec.onNextPatch(func() {
-			close(inPatch)
-			<-release
-		})
-		first := make(chan error, 1)
-		go func() {
-			_, err := w.Apply(ctx, zone, pdnstest.MustRRset(t, zone, "a", "A", 300, "192.0.2.9"))
-			first <- err
-		}()
-		<-inPatch
+		release, first := applyHeld(ctx, w, rec, zone, pdnstest.MustRRset(t, zone, "a", "A", 300, "192.0.2.9"), nil)
 
 		short, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
 		defer cancel()
@@ -177,8 +159,9 @@ func TestGroupCommitContext(t *testing.T) {
 			_, err := w.Apply(ctx, zone, pdnstest.MustRRset(t, zone, "kept", "A", 300, "192.0.2.2"))
 			kept <- err
 		}()
-		time.Sleep(300 * time.Millisecond)
-		close(release)
+		require.Eventually(t, func() bool { return reconcile.WaitingApplies(w, zone) == 1 },
+			30*time.Second, 5*time.Millisecond, "kept queues for the turn")
+		release()
 		require.NoError(t, <-first)
 		require.NoError(t, <-kept)
 		assert.Empty(t, liveContents(t, srv, zone, "gone."+zone, "A"), "an Apply given up while waiting is not written")
@@ -196,40 +179,23 @@ func TestGroupCommitArrivalOrder(t *testing.T) {
 		ctx := pdnstest.Context(t)
 		zone := srv.NewZone(t)
 		w, rec := newWriter(t, srv, "dns-operator")
-		reads := readsOfOneName(srv, reconcile.OwnershipAuto)
 		for round := range 3 {
-			inPatch, release := make(chan struct{}), make(chan struct{})
-			rec.onNextPatch(func() {
-				close(inPatch)
-				<-release
-			})
-			first := make(chan error, 1)
-			go func() {
-				_, err := w.Apply(ctx, zone, pdnstest.MustRRset(t, zone, fmt.Sprintf("held%d", round), "A", 300, "192.0.2.9"))
-				first <- err
-			}()
-			<-inPatch
+			release, first := applyHeld(ctx, w, rec, zone, pdnstest.MustRRset(t, zone, fmt.Sprintf("held%d", round), "A", 300, "192.0.2.9"), nil)
 
 			rr := pdnstest.MustRRset(t, zone, fmt.Sprintf("k%d", round), "A", 300, "192.0.2.1")
 			owners := []string{"default/older", "default/newer"}
 			results, errs := make([]reconcile.Result, 2), make([]error, 2)
 			var wg sync.WaitGroup
 			for i, owner := range owners {
-				gets := rec.counts.Method(http.MethodGet)
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
 					results[i], errs[i] = w.Apply(ctx, zone, rr, reconcile.WithOwner(owner))
 				}()
-				// It reads its name beside the held write, unless the
-				// Reconciler expects a create (it read the zone whole, or
-				// the name): then it queues at once.
-				for end := time.Now().Add(time.Second); time.Now().Before(end) && rec.counts.Method(http.MethodGet)-gets < reads; {
-					time.Sleep(5 * time.Millisecond)
-				}
-				time.Sleep(200 * time.Millisecond) // to queue for the turn
+				require.Eventually(t, func() bool { return reconcile.WaitingApplies(w, zone) == i+1 },
+					30*time.Second, 5*time.Millisecond, "%s queues for the turn", owner)
 			}
-			close(release)
+			release()
 			require.NoError(t, <-first)
 			wg.Wait()
 			require.NoError(t, errs[0])
@@ -267,7 +233,7 @@ func TestGroupCommitLargeZone(t *testing.T) {
 			pdnstest.MustRRset(t, zone, "n2", "A", 300, "192.0.2.2"),
 		}
 		patches := rec.counts.Method(http.MethodPatch)
-		results, errs := heldApplies(ctx, t, w, rec, zone, pdnstest.MustRRset(t, zone, "a", "A", 300, "192.0.2.9"), rest, 0, nil)
+		results, errs := heldApplies(ctx, t, w, rec, zone, pdnstest.MustRRset(t, zone, "a", "A", 300, "192.0.2.9"), rest, nil)
 		for i, rr := range rest {
 			require.NoError(t, errs[i])
 			require.Len(t, results[i].Applied, 1, rr.Key().String())
@@ -297,7 +263,7 @@ func TestGroupCommitBadMember(t *testing.T) {
 			pdnstest.MustRRset(t, zone, "lua", "LUA", 300, `A "ifportup(443, {'192.0.2.1'})"`),
 			pdnstest.MustRRset(t, zone, "fine", "A", 300, "192.0.2.2"),
 		}
-		results, errs := heldApplies(ctx, t, w, rec, zone, pdnstest.MustRRset(t, zone, "a", "A", 300, "192.0.2.9"), rest, 0, nil)
+		results, errs := heldApplies(ctx, t, w, rec, zone, pdnstest.MustRRset(t, zone, "a", "A", 300, "192.0.2.9"), rest, nil)
 		var input *reconcile.InputError
 		require.ErrorAs(t, errs[1], &input, "the LUA Apply's own error")
 		for _, i := range []int{0, 2} {

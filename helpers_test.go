@@ -1,6 +1,7 @@
 package reconcile_test
 
 import (
+	"context"
 	"net/http"
 	"sort"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/pdnskit/reconcile"
 	"github.com/pdnskit/reconcile/internal/pdnsapi"
 	"github.com/pdnskit/reconcile/pdnstest"
+	"github.com/pdnskit/reconcile/rrset"
 )
 
 func TestMain(m *testing.M) { pdnstest.Main(m) }
@@ -72,6 +74,28 @@ func (r *recorder) reads(name string) int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.namesRead[name]
+}
+
+// applyHeld starts w.Apply(ctx, zone, rr) and returns once the Apply is
+// about to send its PATCH, which waits, in the zone's turn, until release
+// is called; then runs after the release, before that PATCH is sent, when
+// set. done gives the Apply's error.
+func applyHeld(ctx context.Context, w *reconcile.Reconciler, rec *recorder, zone string, rr rrset.RRset, then func()) (release func(), done <-chan error) {
+	inPatch, released := make(chan struct{}), make(chan struct{})
+	rec.onNextPatch(func() {
+		close(inPatch)
+		<-released
+		if then != nil {
+			then()
+		}
+	})
+	errs := make(chan error, 1)
+	go func() {
+		_, err := w.Apply(ctx, zone, rr)
+		errs <- err
+	}()
+	<-inPatch
+	return func() { close(released) }, errs
 }
 
 // refusals counts the 4xx answers the server gave.
