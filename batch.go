@@ -254,41 +254,41 @@ func batchScope(mem *zoneMemory, names []string) readScope {
 // changes, blocks, refusals, deferrals and handovers at its name — its
 // key's, and the deletes a takeover of it makes room with; no other
 // member's name is related to it.
-func (b *op) share(m *op) Result {
+func (o *op) share(m *op) Result {
 	mine := func(k rrset.Key) bool { return k.Name == m.scope.name }
-	res := Result{Zone: b.res.Zone}
-	for _, c := range b.res.Applied {
+	res := Result{Zone: o.res.Zone}
+	for _, c := range o.res.Applied {
 		if mine(c.Key()) {
 			res.Applied = append(res.Applied, c)
 		}
 	}
-	for _, c := range b.res.Blocked {
+	for _, c := range o.res.Blocked {
 		if mine(c.Key) {
 			res.Blocked = append(res.Blocked, c)
 		}
 	}
-	for _, rf := range b.res.Refused {
+	for _, rf := range o.res.Refused {
 		if mine(rf.Change.Key()) {
 			res.Refused = append(res.Refused, rf)
 		}
 	}
-	for _, d := range b.res.Deferred {
+	for _, d := range o.res.Deferred {
 		if mine(d.RRset.Key()) {
 			res.Deferred = append(res.Deferred, d)
 		}
 	}
-	for _, h := range b.res.Handovers {
+	for _, h := range o.res.Handovers {
 		if mine(h.Key) {
 			res.Handovers = append(res.Handovers, h)
 		}
 	}
-	for _, c := range b.res.Postponed {
+	for _, c := range o.res.Postponed {
 		if mine(c.Key()) {
 			res.Postponed = append(res.Postponed, c)
 		}
 	}
 	if len(res.Postponed) > 0 {
-		res.PostponedFor = b.res.PostponedFor
+		res.PostponedFor = o.res.PostponedFor
 	}
 	return res
 }

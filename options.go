@@ -361,9 +361,7 @@ func validHostPort(addr string) bool {
 	if _, err := netip.ParseAddr(host); err == nil {
 		return true
 	}
-	return len(host) <= 253 && !strings.ContainsFunc(host, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '.' || r == '_')
-	})
+	return len(host) <= 253 && !strings.ContainsFunc(host, func(r rune) bool { return !hostnameRune(r) })
 }
 
 // conflictOptions are the conflict rules of this writer.
@@ -488,4 +486,9 @@ func validOwner(ref string) string {
 		return "holds a space or a control character"
 	}
 	return ""
+}
+
+// hostnameRune reports whether r may stand in a host name.
+func hostnameRune(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '.' || r == '_'
 }
