@@ -25,10 +25,17 @@ import (
 // Cost: an RRset already as asked takes one request and no PATCH; an update
 // of the writer's own RRset a read and a PATCH (one more read where
 // ownership lives in zone metadata). Creating at a key no writer holds,
-// adopting or taking over also takes the zone lock. A create also reads the
-// names above rr's, up to the apex, one request each, for an NS or a DNAME
-// that would hide it (conflict.Occluded); a create of an NS or a DNAME
-// below the apex reads the whole zone, for the data it would hide.
+// adopting or taking over also takes the zone lock, and reads under it what
+// a batch would (below): the whole zone, in one request, which also covers
+// the names above rr's, where an NS or a DNAME would hide it
+// (conflict.Occluded); in a zone the Reconciler has seen hold 1,000 RRsets
+// or more, rr's name and the names above it, one request each (the whole
+// zone for a create of an NS or a DNAME below the apex, for the data it
+// would hide). A create alone costs five requests: the lock (two), the
+// read, the PATCH, the lock freed; six with ownership in zone metadata
+// (the claim). The first one at a name the Reconciler never read costs
+// the read of that name more (and of the metadata, where ownership lives
+// there), made before the lock.
 //
 // Operations on one zone take turns within a Reconciler, but an Apply that
 // has nothing to send does not wait for them: while another operation of

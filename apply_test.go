@@ -506,8 +506,10 @@ func TestApplyOccluded(t *testing.T) {
 }
 
 // TestApplyReadsAboveOnce: a create the Reconciler did not expect (it never
-// read the name) reads the names above it once, under the zone lock, not
-// before the lock and again under it; a create blocked as Occluded is then
+// read the name) reads its name, then the zone whole under the zone lock:
+// the names above it are in that one read, not read before the lock and
+// again under it. The next create of a new name goes straight to the lock:
+// the lock, one read, the PATCH. A create blocked as Occluded is then
 // retried from its reads alone, without the lock.
 func TestApplyReadsAboveOnce(t *testing.T) {
 	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
@@ -520,8 +522,17 @@ func TestApplyReadsAboveOnce(t *testing.T) {
 		res, err := hosts.Apply(ctx, zone, pdnstest.MustRRset(t, zone, "x.sub", "A", 300, "192.0.2.1"))
 		require.NoError(t, err)
 		require.Len(t, res.Applied, 1)
-		assert.Equal(t, 1, rec.reads("sub."+zone), "the name above a create, read once")
-		assert.Equal(t, 1, rec.reads(zone), "the apex above a create, read once")
+		assert.Equal(t, 1, rec.reads("x.sub."+zone), "the name, read before the lock")
+		assert.Zero(t, rec.reads("sub."+zone), "the name above a create, in the whole read under the lock")
+		assert.Zero(t, rec.reads(zone), "the apex above a create, in the whole read under the lock")
+
+		// The lock (create a kind, read the metadata), the zone, the PATCH,
+		// the lock freed; and where ownership lives in metadata, the claim.
+		res, err = hosts.Apply(ctx, zone, pdnstest.MustRRset(t, zone, "z.sub", "A", 300, "192.0.2.1"))
+		require.NoError(t, err)
+		require.Len(t, res.Applied, 1)
+		assert.Zero(t, rec.reads("z.sub."+zone), "a create the whole read expected is not read before the lock")
+		assert.Equal(t, 4+readsOfOneName(srv, reconcile.OwnershipAuto), res.Requests, "a create alone")
 
 		_, err = delegator.Apply(ctx, zone, pdnstest.MustRRset(t, zone, "del", "NS", 3600, "ns.example.net."))
 		require.NoError(t, err)
@@ -654,12 +665,15 @@ func TestSteadyApplyDoesNotWait(t *testing.T) {
 		a := pdnstest.MustRRset(t, zone, "a", "A", 300, "192.0.2.1")
 		steady := pdnstest.MustRRset(t, zone, "steady", "A", 300, "192.0.2.1")
 		changed := pdnstest.MustRRset(t, zone, "changed", "A", 300, "192.0.2.1")
+		// The other writer's RRset is there before w reads the zone: a key
+		// w read absent would be expected to be created, and its Apply
+		// would wait for the turn to take the lock.
+		_, err := other.Apply(ctx, zone, pdnstest.MustRRset(t, zone, "theirs", "A", 300, "192.0.2.9"))
+		require.NoError(t, err)
 		for _, rr := range []rrset.RRset{a, steady, changed} {
 			_, err := w.Apply(ctx, zone, rr)
 			require.NoError(t, err)
 		}
-		_, err := other.Apply(ctx, zone, pdnstest.MustRRset(t, zone, "theirs", "A", 300, "192.0.2.9"))
-		require.NoError(t, err)
 		blocked := pdnstest.MustRRset(t, zone, "theirs", "A", 300, "192.0.2.1")
 
 		// The update of a stops just before its PATCH, in its turn.

@@ -93,11 +93,12 @@ func TestGroupCommit(t *testing.T) {
 		assert.Zero(t, rec.refusals())
 
 		// The batch read the whole zone: an Apply of a name it did not
-		// hold is now expected to create, and reads it under the lock only.
+		// hold is now expected to create, and reads only under the lock.
 		res, err := w.Apply(ctx, zone, pdnstest.MustRRset(t, zone, "c", "A", 300, "192.0.2.10"))
 		require.NoError(t, err)
 		require.Len(t, res.Applied, 1)
-		assert.Equal(t, 1, rec.reads("c."+zone), "a create the whole-zone read expected")
+		assert.Zero(t, rec.reads("c."+zone), "a create the whole-zone read expected, not read before the lock")
+		assert.Equal(t, 4+readsOfOneName(srv, reconcile.OwnershipAuto), res.Requests, "the lock, one read, the PATCH")
 	})
 }
 

@@ -417,6 +417,7 @@ func (o *op) keepMemo(z zonejson.Zone, d decision) {
 // no other writer that creates can write until it is freed, so what the
 // read shows free stays free.
 func (o *op) lockedRun(ctx context.Context) (err error) {
+	o.readLikeABatch()
 	lk, z, md, err := o.takeLock(ctx)
 	defer o.freeLock(ctx, lk, &err)
 	if err != nil {
@@ -447,6 +448,18 @@ func (o *op) lockedRun(ctx context.Context) (err error) {
 		d = o.decide(obs)
 	}
 	return o.write(ctx, obs, d)
+}
+
+// readLikeABatch gives an Apply carried out alone the read under the zone
+// lock a batch of one would make (batchScope): the whole zone, in one
+// request, unless the Reconciler found the zone large, where its name and
+// the names above it would take two or more. Read whole, the zone's memory
+// also knows every name, so that the next Apply of a new name expects to
+// create and goes straight to the lock, without a read before it.
+func (o *op) readLikeABatch() {
+	if o.batches && !o.scope.whole() {
+		o.scope = batchScope(o.mem, []string{o.scope.name})
+	}
 }
 
 // write carries out a decision, then keeps the memory of the zone.
