@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"strings"
 	"syscall"
 	"time"
@@ -43,6 +44,13 @@ func classOf(ctx context.Context, err error) errClass {
 	default:
 		return errPermanent
 	}
+}
+
+// ranOutOfTime reports whether err ended a Sync by its context's deadline
+// or by a request's client timeout.
+func ranOutOfTime(ctx context.Context, err error) bool {
+	var ne net.Error
+	return classOf(ctx, err) == errDeadline || errors.As(err, &ne) && ne.Timeout()
 }
 
 // cause names what an error comes from, for the report.

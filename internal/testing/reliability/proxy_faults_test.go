@@ -439,10 +439,11 @@ func runProxyCase(t *testing.T, srv *pdnstest.Server, store reconcile.OwnershipS
 	}
 	p.Inject(c.rules...)
 
-	// A run with a deadline that ended by it before it reached the faulted
-	// request (on a loaded machine the lock's requests can take the whole
-	// of it) is requeued with a fresh deadline, as a controller would; the
-	// run that reached it is judged.
+	// A timed run (a context deadline, or a client timeout per request)
+	// that ran out of time before it reached the faulted request (on a
+	// loaded machine the lock's requests can take the whole of it) is
+	// requeued, with a fresh deadline, as a controller would; the run that
+	// reached it is judged.
 	var (
 		run     faultedRun
 		syncCtx context.Context
@@ -462,10 +463,11 @@ func runProxyCase(t *testing.T, srv *pdnstest.Server, store reconcile.OwnershipS
 		}
 		run = syncFaulted(syncCtx, t, w, p, zone, after)
 		reached, _ := run.count(c.method, c.path)
-		if c.timeout == 0 || c.method == "" || reached > 0 || classOf(syncCtx, run.err) != errDeadline || try == requeues {
+		timed := c.timeout > 0 || c.clientTimeout > 0
+		if !timed || c.method == "" || reached > 0 || !ranOutOfTime(syncCtx, run.err) || try == requeues {
 			break
 		}
-		t.Logf("Sync ran out of its deadline before %s %s: requeued with a fresh one", c.method, c.path)
+		t.Logf("Sync ran out of time before %s %s (%v): requeued", c.method, c.path, run.err)
 	}
 	res, err := run.res, run.err
 	requireNoKey(t, srv.APIKey, "the Sync's error", err)
