@@ -110,7 +110,9 @@ func BenchmarkNoOpSync(b *testing.B) {
 	}
 }
 
+// benchNoOpSync is BenchmarkNoOpSync at one server and zone size.
 func benchNoOpSync(b *testing.B, srv *pdnstest.Server, size int) {
+	b.Helper()
 	ctx := pdnstest.Context(b)
 	zone := "bench-" + srv.NewZone(b)
 	w, err := reconcile.New(srv.URL, reconcile.WithAPIKey(srv.APIKey), reconcile.WithManagedBy("bench"),
