@@ -102,8 +102,8 @@ func applyHeld(ctx context.Context, w *reconcile.Reconciler, rec *recorder, zone
 func (r *recorder) refusals() int { return r.counts.Statuses(400, 500) }
 
 // newWriter returns a Reconciler writing as writer to srv, and its recorder.
-func newWriter(t *testing.T, srv *pdnstest.Server, writer string, opts ...reconcile.Option) (*reconcile.Reconciler, *recorder) {
-	t.Helper()
+func newWriter(tb testing.TB, srv *pdnstest.Server, writer string, opts ...reconcile.Option) (*reconcile.Reconciler, *recorder) {
+	tb.Helper()
 	rec := &recorder{base: http.DefaultTransport}
 	all := append([]reconcile.Option{
 		reconcile.WithAPIKey(srv.APIKey),
@@ -112,7 +112,7 @@ func newWriter(t *testing.T, srv *pdnstest.Server, writer string, opts ...reconc
 		reconcile.WithDNSAddr(srv.DNSAddr),
 	}, opts...)
 	r, err := reconcile.New(srv.URL, all...)
-	require.NoError(t, err)
+	require.NoError(tb, err)
 	return r, rec
 }
 
