@@ -31,11 +31,13 @@ import (
 // (conflict.Occluded); in a zone the Reconciler has seen hold 1,000 RRsets
 // or more, rr's name and the names above it, one request each (the whole
 // zone for a create of an NS or a DNAME below the apex, for the data it
-// would hide). A create alone costs five requests: the lock (two), the
-// read, the PATCH, the lock freed; six with ownership in zone metadata
-// (the claim). The first one at a name the Reconciler never read costs
-// the read of that name more (and of the metadata, where ownership lives
-// there), made before the lock.
+// would hide). A create alone costs four requests: the lock (two), the
+// read, the PATCH; five with ownership in zone metadata (the claim). The
+// lock is kept for WithLockHold and freed after (one request more), so
+// that each create of a run costs two: the read and the PATCH (four with
+// metadata: its read, and the claim). The first create at a name the
+// Reconciler never read costs the read of that name more (and of the
+// metadata, where ownership lives there), made before the lock.
 //
 // Operations on one zone take turns within a Reconciler, but an Apply that
 // has nothing to send does not wait for them: while another operation of

@@ -118,6 +118,8 @@ func TestApplyCostManyObjects(t *testing.T) {
 			require.NoError(t, err)
 			require.Len(t, res.Applied, 1)
 		}
+		// The zone lock kept after the creates is freed before counting.
+		reconcile.WaitForKeptLocks(w)
 
 		for _, phase := range []struct {
 			name     string
@@ -281,7 +283,9 @@ func TestApplyRepairsDrift(t *testing.T) {
 		require.NoError(t, err)
 		assert.InDelta(t, float64(time.Hour), float64(res.RequeueAfter), float64(6*time.Minute), "in sync: resync, jittered by 10%")
 
-		require.NoError(t, srv.Client.Records.Delete(ctx, zone, "www."+zone, powerdns.RRTypeA))
+		rawWrite(t, func(ctx context.Context) error {
+			return srv.Client.Records.Delete(ctx, zone, "www."+zone, powerdns.RRTypeA)
+		})
 		assert.Nil(t, liveContents(t, srv, zone, "www."+zone, "A"))
 		res, err = w.Apply(ctx, zone, rr)
 		require.NoError(t, err)
@@ -440,8 +444,9 @@ func TestZoneLifecycle(t *testing.T) {
 // controller did before it used this library.
 func legacy(t *testing.T, srv *pdnstest.Server, zone, name, typ, content string) {
 	t.Helper()
-	ctx := pdnstest.Context(t)
-	require.NoError(t, srv.Client.Records.Add(ctx, zone, name+"."+zone, powerdns.RRType(typ), 300, []string{content}))
+	rawWrite(t, func(ctx context.Context) error {
+		return srv.Client.Records.Add(ctx, zone, name+"."+zone, powerdns.RRType(typ), 300, []string{content})
+	})
 }
 
 // ownersOf reads who holds each RRset of zone, as r sees it.
@@ -516,7 +521,8 @@ func TestApplyReadsAboveOnce(t *testing.T) {
 		t.Parallel()
 		ctx := pdnstest.Context(t)
 		zone := srv.NewZone(t)
-		hosts, rec := newWriter(t, srv, "hosts")
+		// Each operation takes the lock and frees it (the counts below).
+		hosts, rec := newWriter(t, srv, "hosts", reconcile.WithLockHold(0))
 		delegator, _ := newWriter(t, srv, "delegator")
 
 		res, err := hosts.Apply(ctx, zone, pdnstest.MustRRset(t, zone, "x.sub", "A", 300, "192.0.2.1"))

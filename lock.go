@@ -46,7 +46,8 @@ import (
 //     under the lock no other writer creates, adopts or takes over, so
 //     every RRset of the later zone read that another writer created has
 //     its claim in it.
-//  3. It deletes its held-lock kind.
+//  3. It deletes its held-lock kind, or keeps it for the Reconciler's
+//     next operation in the zone (WithLockHold, lock_hold.go).
 //
 // An operation that expects to create (a key it asks for was not there when
 // its Reconciler last read where it would be; a key at a name it never read
@@ -143,7 +144,8 @@ func parseStamp(values []string) (writer string, at int64, ok bool) {
 
 // lock is the zone lock as one operation holds it.
 type lock struct {
-	held string // the held-lock kind, "" when not held
+	held  string    // the held-lock kind, "" when not held
+	taken time.Time // when it was taken
 	// contended is true when another writer held the lock until
 	// WithLockWait ran out; holders names them.
 	contended bool
@@ -152,11 +154,21 @@ type lock struct {
 
 // takeLock takes the zone lock and reads, under it, the zone (what the
 // operation covers) and its metadata, waiting up to WithLockWait while
-// another writer holds it. The caller must call freeLock whatever it
+// another writer holds it; or goes on with the lock the Reconciler kept
+// for the zone (lock_hold.go). The caller must call freeLock whatever it
 // returns.
 func (o *op) takeLock(ctx context.Context) (*lock, zonejson.Zone, []powerdns.Metadata, error) {
 	lk := &lock{}
 	if err := o.learnServer(ctx); err != nil {
+		return lk, zonejson.Zone{}, nil, err
+	}
+	if h, ok := o.mem.takeHeld(); ok {
+		*lk = h.lk
+		o.r.lockWaited(time.Now(), true)
+		z, md, err := o.readHeld(ctx, h)
+		return lk, z, md, err
+	}
+	if err := o.restBeforeLock(ctx); err != nil {
 		return lk, zonejson.Zone{}, nil, err
 	}
 	start := time.Now()
@@ -197,7 +209,7 @@ func (o *op) tryLock(ctx context.Context, lk *lock) (zonejson.Zone, []powerdns.M
 	if err := o.srv.addKind(ctx, o.zone, held, o.lockStamp()); err != nil {
 		return zonejson.Zone{}, nil, fmt.Errorf("take zone lock: %w", err)
 	}
-	*lk = lock{held: held}
+	*lk = lock{held: held, taken: time.Now()}
 	md, err := o.srv.metadata(ctx, o.zone)
 	if err != nil {
 		return zonejson.Zone{}, nil, err

@@ -49,6 +49,13 @@ type zoneMemory struct {
 	// came, which the one that takes it may carry out with its own
 	// (group commit).
 	waiting []*waiter
+	// held is the zone lock kept since the last operation that took it,
+	// or nil, guarded by mu: the hold runs out outside the turn.
+	// restUntil is when the Reconciler may take the lock again after it
+	// kept one as long as it may, read and changed in the turn only
+	// (lock_hold.go).
+	held      *heldLock
+	restUntil time.Time
 }
 
 func newZoneMemory(cfg config) *zoneMemory {

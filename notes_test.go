@@ -1,6 +1,7 @@
 package reconcile_test
 
 import (
+	"context"
 	"net/http"
 	"testing"
 
@@ -55,12 +56,14 @@ func TestNotes(t *testing.T) {
 		}
 		require.Len(t, kept, 2, "the ownership record and the note")
 		kept = append(kept, powerdns.Comment{Content: powerdns.String("keep me"), Account: powerdns.String("ops")})
-		require.NoError(t, srv.Client.Records.Patch(ctx, zone, &powerdns.RRsets{Sets: []powerdns.RRset{{
-			Name: powerdns.String(www.Name), Type: powerdns.RRTypePtr("A"), TTL: powerdns.Uint32(300),
-			ChangeType: powerdns.ChangeTypePtr(powerdns.ChangeTypeReplace),
-			Records:    []powerdns.Record{{Content: powerdns.String("192.0.2.1"), Disabled: powerdns.Bool(false)}},
-			Comments:   kept,
-		}}}))
+		rawWrite(t, func(ctx context.Context) error {
+			return srv.Client.Records.Patch(ctx, zone, &powerdns.RRsets{Sets: []powerdns.RRset{{
+				Name: powerdns.String(www.Name), Type: powerdns.RRTypePtr("A"), TTL: powerdns.Uint32(300),
+				ChangeType: powerdns.ChangeTypePtr(powerdns.ChangeTypeReplace),
+				Records:    []powerdns.Record{{Content: powerdns.String("192.0.2.1"), Disabled: powerdns.Bool(false)}},
+				Comments:   kept,
+			}}})
+		})
 		requireNote(t, w, zone, www.Key(), www.Comment)
 
 		patches := rec.counts.Method(http.MethodPatch)

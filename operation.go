@@ -419,7 +419,7 @@ func (o *op) keepMemo(z zonejson.Zone, d decision) {
 func (o *op) lockedRun(ctx context.Context) (err error) {
 	o.readLikeABatch()
 	lk, z, md, err := o.takeLock(ctx)
-	defer o.freeLock(ctx, lk, &err)
+	defer o.freeLock(ctx, lk, md, &err)
 	if err != nil {
 		return err
 	}
@@ -490,14 +490,16 @@ func (o *op) expectsCreate() bool {
 	return o.mem.knownAbsent(o.in.desired)
 }
 
-// freeLock releases the lock at the end of a write. When the caller gave up
+// freeLock releases the lock at the end of a write, or keeps it for the
+// Reconciler's next operation in the zone (keepLock) when the operation
+// ended well; md is the metadata read with it. When the caller gave up
 // (ctx ended), it must not wait for a server that may not answer: the lock
 // is freed in the background, within releaseBound, and the zone's turn in
 // this Reconciler is kept until then, so that no operation of the zone
 // takes the lock meanwhile. A failure to free it is reported only when the
 // operation has no error of its own: a lock left held is ignored by other
 // writers after DefaultLockTTL.
-func (o *op) freeLock(ctx context.Context, lk *lock, errp *error) {
+func (o *op) freeLock(ctx context.Context, lk *lock, md []powerdns.Metadata, errp *error) {
 	if lk == nil || lk.held == "" {
 		return
 	}
@@ -509,6 +511,9 @@ func (o *op) freeLock(ctx context.Context, lk *lock, errp *error) {
 			defer cancel()
 			_ = o.releaseLock(ctx, lk)
 		}()
+		return
+	}
+	if *errp == nil && o.keepLock(lk, md) {
 		return
 	}
 	if err := o.releaseLock(ctx, lk); err != nil && *errp == nil {

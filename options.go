@@ -113,6 +113,9 @@ type config struct {
 	maxResponse   int64
 	lockTTL       time.Duration
 	lockWait      time.Duration
+	lockHold      time.Duration
+	// lockHoldMax is maxLockHold but in tests.
+	lockHoldMax time.Duration
 }
 
 func defaultConfig() config {
@@ -131,6 +134,8 @@ func defaultConfig() config {
 		maxResponse:   pdnsapi.DefaultMaxResponseBytes,
 		lockTTL:       DefaultLockTTL,
 		lockWait:      DefaultLockWait,
+		lockHold:      DefaultLockHold,
+		lockHoldMax:   maxLockHold,
 	}
 }
 
@@ -255,6 +260,15 @@ func WithMaxResponseBytes(n int64) Option { return func(c *config) { c.maxRespon
 // before it reports its changes as postponed; 0 postpones at once.
 func WithLockWait(d time.Duration) Option { return func(c *config) { c.lockWait = d } }
 
+// WithLockHold sets how long the Reconciler keeps the zone lock after an
+// operation that took it (DefaultLockHold), so that its next operation in
+// the zone that needs the lock within d does not take it again: a run of
+// creates pays the lock once. Other writers wait for the zone meanwhile; a
+// lock is kept at most one second in all. 0 frees it after every
+// operation. Call Close when done with the Reconciler; a program that makes
+// one operation and exits must, or set 0.
+func WithLockHold(d time.Duration) Option { return func(c *config) { c.lockHold = d } }
+
 // WithDNSAddr sets the host:port Verify queries, such as "192.0.2.1:53" or
 // "[2001:db8::1]:5300"; by default the API host on port 53. The host is an
 // IP address or a hostname, the port a number.
@@ -305,6 +319,8 @@ func (c *config) validate() error {
 		return &ConfigError{Option: "WithOwnershipStore", Reason: c.ownership.String() + " is not a store"}
 	case c.lockWait < 0:
 		return &ConfigError{Option: "WithLockWait", Reason: "must not be negative"}
+	case c.lockHold < 0 || c.lockHold > maxLockHold:
+		return &ConfigError{Option: "WithLockHold", Reason: fmt.Sprintf("%v is not from 0 to %v", c.lockHold, maxLockHold)}
 	case c.fullRead < 0:
 		return &ConfigError{Option: "WithFullRead", Reason: "must not be negative"}
 	case c.resync < 0:

@@ -33,6 +33,8 @@ func TestNewRefusesBadConfig(t *testing.T) {
 		"allow unknown":              {WithManagedBy("w"), WithAllowed(conflict.Kind("Whatever"))},
 		"negative resync":            {WithManagedBy("w"), WithResync(-time.Second)},
 		"negative wait":              {WithManagedBy("w"), WithLockWait(-time.Second)},
+		"negative hold":              {WithManagedBy("w"), WithLockHold(-time.Second)},
+		"hold over a second":         {WithManagedBy("w"), WithLockHold(2 * time.Second)},
 	}
 	for name, opts := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -38,6 +38,11 @@ type Reconciler struct {
 
 	// writes records when RRsets were written, for Verify (verify.go).
 	writes writeLog
+
+	// closed is set by Close: operations free the zone lock when done.
+	// releasing counts the locks being freed as their hold ran out.
+	closed    atomic.Bool
+	releasing sync.WaitGroup
 }
 
 // New returns a Reconciler for the PowerDNS server whose API is at serverURL
@@ -95,8 +100,9 @@ func (r *Reconciler) ManagedBy() string { return r.cfg.managedBy }
 
 // Forget drops everything the Reconciler remembers about zone: the
 // deletion gate's streaks, remembered refusals, requeue streaks and its
-// record of its last write under the zone lock. Call it when the zone is
-// gone or no longer this writer's business; an operation on the zone in
+// record of its last write under the zone lock, and frees the zone lock it
+// keeps between operations (WithLockHold). Call it when the zone is gone
+// or no longer this writer's business; an operation on the zone in
 // progress finishes first.
 func (r *Reconciler) Forget(zone string) {
 	canonical, err := canonicalZone(zone)
@@ -110,6 +116,12 @@ func (r *Reconciler) Forget(zone string) {
 	mem := m.(*zoneMemory)
 	mem.turn <- struct{}{}
 	defer func() { <-mem.turn }()
+	ctx, cancel := context.WithTimeout(context.Background(), releaseBound)
+	defer cancel()
+	if err := r.releaseHeld(ctx, mem, canonical); err != nil {
+		r.cfg.logger.Warn("forget: free zone lock kept after a write; other writers ignore it after the lock TTL",
+			"zone", canonical, "error", err)
+	}
 	mem.reset(r.cfg)
 	r.writes.forget(canonical)
 }

@@ -383,7 +383,9 @@ func TestTakeoverAndAdoption(t *testing.T) {
 		assert.Nil(t, liveContents(t, srv, zone, "api."+zone, "A"))
 
 		// An RRset written by hand has no writer.
-		require.NoError(t, srv.Client.Records.Add(ctx, zone, "legacy."+zone, powerdns.RRTypeA, 300, []string{"192.0.2.9"}))
+		rawWrite(t, func(ctx context.Context) error {
+			return srv.Client.Records.Add(ctx, zone, "legacy."+zone, powerdns.RRTypeA, 300, []string{"192.0.2.9"})
+		})
 		legacy := []rrset.RRset{pdnstest.MustRRset(t, zone, "legacy", "A", 300, "192.0.2.9")}
 		res, err = refuse.Sync(ctx, zone, legacy)
 		require.NoError(t, err)
@@ -546,8 +548,12 @@ func TestVerify(t *testing.T) {
 		assert.Empty(t, vr.Drift)
 		assert.Equal(t, []rrset.Key{{Name: "alias." + zone, Type: "ALIAS"}}, vr.Skipped)
 
-		require.NoError(t, srv.Client.Records.Delete(ctx, zone, "www."+zone, powerdns.RRTypeA))
-		require.NoError(t, srv.Client.Records.Change(ctx, zone, "v6."+zone, powerdns.RRTypeAAAA, 300, []string{"2001:db8::1", "2001:db8::2"}))
+		rawWrite(t, func(ctx context.Context) error {
+			return srv.Client.Records.Delete(ctx, zone, "www."+zone, powerdns.RRTypeA)
+		})
+		rawWrite(t, func(ctx context.Context) error {
+			return srv.Client.Records.Change(ctx, zone, "v6."+zone, powerdns.RRTypeAAAA, 300, []string{"2001:db8::1", "2001:db8::2"})
+		})
 		vr, err = w.Verify(ctx, zone, want)
 		require.NoError(t, err)
 		require.Len(t, vr.Drift, 2)

@@ -546,6 +546,8 @@ func (r *Reconciler) DeleteZone(ctx context.Context, zone string, opts ...Delete
 		if err != nil && !pdnserrors.IsZoneNotFound(err) {
 			return o.errorf(err)
 		}
+		// A lock kept for the zone went with it.
+		o.mem.takeHeld()
 		o.mem.reset(r.cfg)
 		r.writes.forget(canonical)
 		return nil

@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"time"
 
 	"github.com/go-logr/logr"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -105,7 +106,12 @@ func run() error {
 	if err := NewZoneReconciler(mgr.GetClient(), pdns).SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("set up DNSZone controller: %w", err)
 	}
-	return mgr.Start(ctrl.SetupSignalHandler())
+	err = mgr.Start(ctrl.SetupSignalHandler())
+	// Free the zone locks the Reconciler keeps between writes: left
+	// behind, they keep other writers' creates waiting until the lock TTL.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return errors.Join(err, pdns.Close(ctx))
 }
 
 // newPowerDNS returns the one Reconciler both controllers share: one per

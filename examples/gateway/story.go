@@ -44,9 +44,18 @@ func newDemo(out io.Writer, srv *server, zone string) (*demo, error) {
 	return d, nil
 }
 
+// close frees the zone locks the writers keep between writes.
+func (d *demo) close() {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = d.ext.rec.Close(ctx)
+	_ = d.gw.rec.Close(ctx)
+}
+
 // replay tells the story; an error means PowerDNS could not be asked, not
 // that a check failed.
 func (d *demo) replay(ctx context.Context) error {
+	defer d.close()
 	fmt.Fprintf(d.out, "The gateway incident, replayed in zone %s\n", d.zone)
 	fmt.Fprintln(d.out, d.srv)
 	fmt.Fprintf(d.out, "Writers: %s and %s, each a Reconciler of its own.\n", d.ext.name, d.gw.name)

@@ -49,6 +49,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(fmt.Errorf("-server: %w", err))
 	}
+	// The Sync keeps the zone lock for a next write that will not come:
+	// free it before the program ends.
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = rec.Close(ctx)
+	}()
 	var sync []reconcile.SyncOption
 	if cfg.forceDeletes {
 		sync = append(sync, reconcile.ForceDeletes())
