@@ -190,13 +190,9 @@ func (o *op) takeLock(ctx context.Context) (*lock, zonejson.Zone, []powerdns.Met
 			o.r.lockWaited(start, false)
 			return lk, z, md, nil
 		}
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
+		if err := sleep(ctx, wait); err != nil {
 			o.r.lockWaited(start, false)
-			return lk, z, md, ctx.Err()
-		case <-t.C:
+			return lk, z, md, err
 		}
 	}
 }
@@ -227,6 +223,18 @@ func (o *op) tryLock(ctx context.Context, lk *lock) (zonejson.Zone, []powerdns.M
 		return zonejson.Zone{}, nil, err
 	}
 	return z, md, nil
+}
+
+// sleep waits for d, or until ctx ends, when it returns ctx's error.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
 }
 
 // lockView is what the zone's metadata says about the lock.

@@ -96,14 +96,7 @@ func (o *op) restBeforeLock(ctx context.Context) error {
 	if wait <= 0 {
 		return nil
 	}
-	t := time.NewTimer(wait)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
+	return sleep(ctx, wait)
 }
 
 // keepLock keeps lk, held by the operation, for the Reconciler's next
