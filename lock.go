@@ -285,9 +285,17 @@ func (o *op) releaseLock(ctx context.Context, lk *lock) error {
 	if lk == nil || lk.held == "" {
 		return nil
 	}
-	if err := o.srv.dropKind(ctx, o.zone, lk.held); err != nil {
-		return fmt.Errorf("free zone lock: %w", err)
+	if err := dropLock(ctx, o.srv, o.zone, lk.held); err != nil {
+		return err
 	}
 	lk.held = ""
+	return nil
+}
+
+// dropLock deletes the held-lock kind, freeing the zone lock.
+func dropLock(ctx context.Context, s session, zone, kind string) error {
+	if err := s.dropKind(ctx, zone, kind); err != nil {
+		return fmt.Errorf("free zone lock: %w", err)
+	}
 	return nil
 }

@@ -138,19 +138,23 @@ func (r *Reconciler) freeHeld(mem *zoneMemory, zone string, h *heldLock) {
 	defer r.releasing.Done()
 	ctx, cancel := context.WithTimeout(context.Background(), releaseBound)
 	defer cancel()
-	if err := r.dropHeld(ctx, zone, h); err != nil {
-		r.cfg.logger.Warn("free zone lock kept after a write; other writers ignore it after the lock TTL",
-			"zone", zone, "error", err)
-	}
+	r.warnLockLeft(zone, r.dropHeld(ctx, zone, h))
 }
 
-// dropHeld deletes h's held-lock kind.
+// dropHeld deletes h's held-lock kind. Its request belongs to no
+// operation's Result.
 func (r *Reconciler) dropHeld(ctx context.Context, zone string, h *heldLock) error {
 	var t tally
-	if err := r.server.session(&t).dropKind(ctx, zone, h.lk.held); err != nil {
-		return fmt.Errorf("free zone lock: %w", err)
+	return dropLock(ctx, r.server.session(&t), zone, h.lk.held)
+}
+
+// warnLockLeft logs err, a kept lock that could not be freed outside any
+// operation, which has no Result to report it in.
+func (r *Reconciler) warnLockLeft(zone string, err error) {
+	if err != nil {
+		r.cfg.logger.Warn("zone lock kept after a write left held; other writers ignore it after the lock TTL",
+			"zone", zone, "error", err)
 	}
-	return nil
 }
 
 // releaseHeld frees the lock the Reconciler keeps for the zone, if any.

@@ -118,10 +118,7 @@ func (r *Reconciler) Forget(zone string) {
 	defer func() { <-mem.turn }()
 	ctx, cancel := context.WithTimeout(context.Background(), releaseBound)
 	defer cancel()
-	if err := r.releaseHeld(ctx, mem, canonical); err != nil {
-		r.cfg.logger.Warn("forget: free zone lock kept after a write; other writers ignore it after the lock TTL",
-			"zone", canonical, "error", err)
-	}
+	r.warnLockLeft(canonical, r.releaseHeld(ctx, mem, canonical))
 	mem.reset(r.cfg)
 	r.writes.forget(canonical)
 }
