@@ -120,6 +120,73 @@ func ExampleGate_Resume() {
 	// true 3 checks from 2025-01-01T00:00:00Z to 2025-01-01T00:02:01Z
 }
 
+// A controller keeps the streak in an annotation of the object it is about
+// (here a map standing in for them) with one call per check: ObserveStored
+// takes the stored text and says what to store back, and when to requeue.
+// A restart goes on from the annotation; a streak restored from a backup
+// made long ago starts again.
+func ExampleGate_ObserveStored() {
+	clock := backofftest.NewClock(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
+	const annotation = "example.com/missing"
+	annotations := map[string]string{}
+	check := func(gate *backoff.Gate, missing bool) {
+		obs := gate.ObserveStored("default/api", annotations[annotation], missing)
+		if obs.Changed {
+			if obs.Text == "" {
+				delete(annotations, annotation)
+			} else {
+				annotations[annotation] = obs.Text
+			}
+		}
+		fmt.Printf("sustained=%v write=%v requeue=%v %q\n", obs.Sustained, obs.Changed, obs.NextIn, annotations[annotation])
+		if obs.Discarded != nil {
+			fmt.Println(" ", obs.Discarded)
+		}
+	}
+
+	gate := backoff.NewGate(3, 2*time.Minute, backoff.WithClock(clock))
+	check(gate, true)
+	clock.Advance(time.Second) // re-enqueued by its own write: counts for nothing
+	check(gate, true)
+	clock.Advance(59 * time.Second)
+	check(gate, true)
+
+	gate = backoff.NewGate(3, 2*time.Minute, backoff.WithClock(clock)) // a restart
+	clock.Advance(time.Minute)
+	check(gate, true)
+	check(gate, false) // the condition ends: the annotation goes
+
+	annotations[annotation] = "3 checks from 2024-01-01T00:00:00Z to 2024-01-01T00:02:00Z" // from a backup
+	check(gate, true)
+	// Output:
+	// sustained=false write=true requeue=1m0s "1 check from 2025-01-01T00:00:00Z to 2025-01-01T00:00:00Z"
+	// sustained=false write=false requeue=59s "1 check from 2025-01-01T00:00:00Z to 2025-01-01T00:00:00Z"
+	// sustained=false write=true requeue=1m0s "2 checks from 2025-01-01T00:00:00Z to 2025-01-01T00:01:00Z"
+	// sustained=true write=true requeue=0s "3 checks from 2025-01-01T00:00:00Z to 2025-01-01T00:02:00Z"
+	// sustained=false write=true requeue=0s ""
+	// sustained=false write=true requeue=1m0s "1 check from 2025-01-01T00:02:00Z to 2025-01-01T00:02:00Z"
+	//   backoff: stored streak is stale: its next check is past due by more than the gate's stale bound
+}
+
+// A controller requeues after NextIn, a duration on the Gate's own clock:
+// sooner, the check would not count.
+func ExampleGate_NextIn() {
+	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	clock := backofftest.NewClock(start)
+	gate := backoff.NewGate(3, 2*time.Minute, backoff.WithClock(clock))
+
+	for !gate.Observe("default/api", true) {
+		requeueAfter, _ := gate.NextIn("default/api")
+		fmt.Println("requeue after", requeueAfter)
+		clock.Advance(requeueAfter)
+	}
+	fmt.Println("open after", clock.Now().Sub(start))
+	// Output:
+	// requeue after 1m0s
+	// requeue after 1m0s
+	// open after 2m0s
+}
+
 // A controller requeues at Next: sooner, the check would not count.
 func ExampleGate_Next() {
 	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)

@@ -189,7 +189,8 @@ func TestGateRestoreInput(t *testing.T) {
 		{"zero since starts the span now", time.Time{}, 9, true, now, false},
 		{"future since starts the span now", now.Add(time.Hour), 9, true, now, false},
 		{"huge checks", now.Add(-time.Hour), math.MaxInt, true, now.Add(-time.Hour), true},
-		{"far past since", time.Unix(-1<<40, 0), 3, true, time.Unix(-1<<40, 0), true},
+		{"far past since is stale", time.Unix(-1<<40, 0), 3, false, time.Time{}, false},
+		{"sustained within the stale bound", now.Add(-time.Hour), 3, true, now.Add(-time.Hour), true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

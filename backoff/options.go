@@ -49,6 +49,13 @@ const (
 	DefaultSustainChecks = 3
 	// DefaultSustainSpan is how long those checks must span.
 	DefaultSustainSpan = 5 * time.Minute
+	// DefaultStaleAfter is how long past due the next check of a stored
+	// streak may be before Resume starts the streak again (see
+	// WithStaleAfter). An hour is six times a controller's usual 10-minute
+	// resync, with room for a restart, so that a controller checking at its
+	// slowest usual pace keeps its streaks; a streak restored from a backup
+	// or re-applied from a dump made hours or a year ago does not count.
+	DefaultStaleAfter = time.Hour
 )
 
 // RetryOption adjusts Retry.
@@ -80,6 +87,7 @@ type (
 	retryOnly    func(*config)
 	requeueOnly  func(*config)
 	retryRequeue func(*config)
+	gateOnly     func(*config)
 	everywhere   func(*config)
 )
 
@@ -87,6 +95,7 @@ func (f retryOnly) applyRetry(c *config)      { f(c) }
 func (f requeueOnly) applyRequeue(c *config)  { f(c) }
 func (f retryRequeue) applyRetry(c *config)   { f(c) }
 func (f retryRequeue) applyRequeue(c *config) { f(c) }
+func (f gateOnly) applyGate(c *config)        { f(c) }
 func (f everywhere) applyRetry(c *config)     { f(c) }
 func (f everywhere) applyRequeue(c *config)   { f(c) }
 func (f everywhere) applyGate(c *config)      { f(c) }
@@ -95,6 +104,7 @@ var (
 	_ RetryOption        = retryOnly(nil)
 	_ RequeueOption      = requeueOnly(nil)
 	_ RetryRequeueOption = retryRequeue(nil)
+	_ GateOption         = gateOnly(nil)
 	_ Option             = everywhere(nil)
 )
 
@@ -108,6 +118,7 @@ type config struct {
 	maxAttempts int
 	maxElapsed  time.Duration
 	refusal     time.Duration
+	staleAfter  time.Duration
 	notify      func(err error, attempt int, wait time.Duration)
 
 	// bad is the first option whose value was out of range and ignored.
@@ -115,7 +126,7 @@ type config struct {
 }
 
 // refuse records that option's value is out of range; the first such
-// option is the one CheckRetryOptions and CheckRequeueOptions report.
+// option is the one the Check functions report.
 func (c *config) refuse(option, reason string) {
 	if c.bad == nil {
 		c.bad = &OptionError{Option: option, Reason: reason}
@@ -123,8 +134,8 @@ func (c *config) refuse(option, reason string) {
 }
 
 // OptionError is an option given a value out of its range, as
-// CheckRetryOptions and CheckRequeueOptions report it. Retry and NewRequeue
-// ignore such a value and keep the default.
+// CheckRetryOptions, CheckRequeueOptions and CheckGateOptions report it.
+// Retry, NewRequeue and NewGate ignore such a value and keep the default.
 type OptionError struct {
 	// Option names the option, such as "WithJitter".
 	Option string
@@ -150,6 +161,16 @@ func CheckRetryOptions(opts ...RetryOption) error {
 // NewRequeue itself ignores such a value and keeps the default.
 func CheckRequeueOptions(opts ...RequeueOption) error {
 	if c := requeueConfig(opts); c.bad != nil {
+		return c.bad
+	}
+	return nil
+}
+
+// CheckGateOptions reports the first of opts whose value is out of range,
+// as an *OptionError, or nil when NewGate would honour them all. NewGate
+// itself ignores such a value and keeps the default.
+func CheckGateOptions(opts ...GateOption) error {
+	if c := gateConfig(opts); c.bad != nil {
 		return c.bad
 	}
 	return nil
@@ -193,7 +214,7 @@ func requeueConfig(opts []RequeueOption) config {
 }
 
 func gateConfig(opts []GateOption) config {
-	c := config{clock: SystemClock}
+	c := config{clock: SystemClock, staleAfter: DefaultStaleAfter}
 	for _, o := range opts {
 		if o != nil {
 			o.applyGate(&c)
@@ -211,7 +232,8 @@ func (c config) bounded() config {
 }
 
 // WithClock sets the source of time (Retry, NewRequeue, NewGate); nil is
-// out of range.
+// out of range. A Gate's Next is a time on this clock; NextIn gives it as a
+// duration.
 func WithClock(clock Clock) Option {
 	return everywhere(func(c *config) {
 		if clock == nil {
@@ -319,6 +341,23 @@ func WithRefusalInterval(d time.Duration) RequeueOption {
 			return
 		}
 		c.refusal = d
+	})
+}
+
+// WithStaleAfter sets how long past due the next check of a stored streak
+// may be before the Gate starts the streak again (NewGate): Resume,
+// Restore and ObserveStored drop a streak whose next check (Next) is more
+// than d before now, since the checks that would have made it a sustained
+// condition, consecutive checks, did not come. DefaultStaleAfter by
+// default; d must be positive. Streaks the Gate holds in memory are judged
+// by their checks alone.
+func WithStaleAfter(d time.Duration) GateOption {
+	return gateOnly(func(c *config) {
+		if d <= 0 {
+			c.refuse("WithStaleAfter", fmt.Sprintf("%s is not positive", d))
+			return
+		}
+		c.staleAfter = d
 	})
 }
 

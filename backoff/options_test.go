@@ -48,6 +48,7 @@ func TestOptionTypes(t *testing.T) {
 		{"WithMaxElapsedTime", staticType(backoff.WithMaxElapsedTime(1)), backoff.WithMaxElapsedTime(1), takes{true, false, false}},
 		{"WithNotify", staticType(backoff.WithNotify(notify)), backoff.WithNotify(notify), takes{true, false, false}},
 		{"WithRefusalInterval", staticType(backoff.WithRefusalInterval(1)), backoff.WithRefusalInterval(1), takes{false, true, false}},
+		{"WithStaleAfter", staticType(backoff.WithStaleAfter(1)), backoff.WithStaleAfter(1), takes{false, false, true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, typ := range []reflect.Type{tc.static, reflect.TypeOf(tc.value)} {
@@ -72,33 +73,38 @@ func TestNilOptions(t *testing.T) {
 func TestCheckOptions(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
-		retry   backoff.RetryOption // nil: a RequeueOption only
+		retry   backoff.RetryOption // nil: not a RetryOption
 		requeue backoff.RequeueOption
+		gate    backoff.GateOption
 		option  string // "" when in range
 	}{
-		{"multiplier below 1", backoff.WithMultiplier(0.5), backoff.WithMultiplier(0.5), "WithMultiplier"},
-		{"negative multiplier", backoff.WithMultiplier(-1), backoff.WithMultiplier(-1), "WithMultiplier"},
-		{"NaN multiplier", backoff.WithMultiplier(math.NaN()), backoff.WithMultiplier(math.NaN()), "WithMultiplier"},
-		{"infinite multiplier", backoff.WithMultiplier(math.Inf(1)), backoff.WithMultiplier(math.Inf(1)), "WithMultiplier"},
-		{"multiplier 1", backoff.WithMultiplier(1), backoff.WithMultiplier(1), ""},
-		{"jitter above 1", backoff.WithJitter(5), backoff.WithJitter(5), "WithJitter"},
-		{"negative jitter", backoff.WithJitter(-0.1), backoff.WithJitter(-0.1), "WithJitter"},
-		{"NaN jitter", backoff.WithJitter(math.NaN()), backoff.WithJitter(math.NaN()), "WithJitter"},
-		{"jitter 0", backoff.WithJitter(0), backoff.WithJitter(0), ""},
-		{"jitter 1", backoff.WithJitter(1), backoff.WithJitter(1), ""},
-		{"negative initial interval", backoff.WithInitialInterval(-time.Second), backoff.WithInitialInterval(-time.Second), "WithInitialInterval"},
-		{"zero initial interval", backoff.WithInitialInterval(0), backoff.WithInitialInterval(0), "WithInitialInterval"},
-		{"negative max interval", backoff.WithMaxInterval(-time.Second), backoff.WithMaxInterval(-time.Second), "WithMaxInterval"},
-		{"zero max interval", backoff.WithMaxInterval(0), backoff.WithMaxInterval(0), "WithMaxInterval"},
-		{"nil clock", backoff.WithClock(nil), backoff.WithClock(nil), "WithClock"},
-		{"nil classifier", backoff.WithRetryable(nil), backoff.WithRetryable(nil), "WithRetryable"},
-		{"negative attempts", backoff.WithMaxAttempts(-1), nil, "WithMaxAttempts"},
-		{"unbounded attempts", backoff.WithMaxAttempts(0), nil, ""},
-		{"negative elapsed time", backoff.WithMaxElapsedTime(-time.Second), nil, "WithMaxElapsedTime"},
-		{"unbounded elapsed time", backoff.WithMaxElapsedTime(0), nil, ""},
-		{"nil notify", backoff.WithNotify(nil), nil, ""},
-		{"negative refusal interval", nil, backoff.WithRefusalInterval(-time.Minute), "WithRefusalInterval"},
-		{"zero refusal interval", nil, backoff.WithRefusalInterval(0), "WithRefusalInterval"},
+		{"multiplier below 1", backoff.WithMultiplier(0.5), backoff.WithMultiplier(0.5), nil, "WithMultiplier"},
+		{"negative multiplier", backoff.WithMultiplier(-1), backoff.WithMultiplier(-1), nil, "WithMultiplier"},
+		{"NaN multiplier", backoff.WithMultiplier(math.NaN()), backoff.WithMultiplier(math.NaN()), nil, "WithMultiplier"},
+		{"infinite multiplier", backoff.WithMultiplier(math.Inf(1)), backoff.WithMultiplier(math.Inf(1)), nil, "WithMultiplier"},
+		{"multiplier 1", backoff.WithMultiplier(1), backoff.WithMultiplier(1), nil, ""},
+		{"jitter above 1", backoff.WithJitter(5), backoff.WithJitter(5), nil, "WithJitter"},
+		{"negative jitter", backoff.WithJitter(-0.1), backoff.WithJitter(-0.1), nil, "WithJitter"},
+		{"NaN jitter", backoff.WithJitter(math.NaN()), backoff.WithJitter(math.NaN()), nil, "WithJitter"},
+		{"jitter 0", backoff.WithJitter(0), backoff.WithJitter(0), nil, ""},
+		{"jitter 1", backoff.WithJitter(1), backoff.WithJitter(1), nil, ""},
+		{"negative initial interval", backoff.WithInitialInterval(-time.Second), backoff.WithInitialInterval(-time.Second), nil, "WithInitialInterval"},
+		{"zero initial interval", backoff.WithInitialInterval(0), backoff.WithInitialInterval(0), nil, "WithInitialInterval"},
+		{"negative max interval", backoff.WithMaxInterval(-time.Second), backoff.WithMaxInterval(-time.Second), nil, "WithMaxInterval"},
+		{"zero max interval", backoff.WithMaxInterval(0), backoff.WithMaxInterval(0), nil, "WithMaxInterval"},
+		{"nil clock", backoff.WithClock(nil), backoff.WithClock(nil), backoff.WithClock(nil), "WithClock"},
+		{"nil classifier", backoff.WithRetryable(nil), backoff.WithRetryable(nil), nil, "WithRetryable"},
+		{"negative attempts", backoff.WithMaxAttempts(-1), nil, nil, "WithMaxAttempts"},
+		{"unbounded attempts", backoff.WithMaxAttempts(0), nil, nil, ""},
+		{"negative elapsed time", backoff.WithMaxElapsedTime(-time.Second), nil, nil, "WithMaxElapsedTime"},
+		{"unbounded elapsed time", backoff.WithMaxElapsedTime(0), nil, nil, ""},
+		{"nil notify", backoff.WithNotify(nil), nil, nil, ""},
+		{"negative refusal interval", nil, backoff.WithRefusalInterval(-time.Minute), nil, "WithRefusalInterval"},
+		{"zero refusal interval", nil, backoff.WithRefusalInterval(0), nil, "WithRefusalInterval"},
+		{"negative stale bound", nil, nil, backoff.WithStaleAfter(-time.Hour), "WithStaleAfter"},
+		{"zero stale bound", nil, nil, backoff.WithStaleAfter(0), "WithStaleAfter"},
+		{"stale bound of a second", nil, nil, backoff.WithStaleAfter(time.Second), ""},
+		{"clock for a gate", nil, nil, backoff.WithClock(backoff.SystemClock), ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			check := func(what string, err error) {
@@ -119,10 +125,14 @@ func TestCheckOptions(t *testing.T) {
 			if tc.requeue != nil {
 				check("CheckRequeueOptions", backoff.CheckRequeueOptions(tc.requeue))
 			}
+			if tc.gate != nil {
+				check("CheckGateOptions", backoff.CheckGateOptions(tc.gate))
+			}
 		})
 	}
 	assert.NoError(t, backoff.CheckRetryOptions())
 	assert.NoError(t, backoff.CheckRequeueOptions(nil))
+	assert.NoError(t, backoff.CheckGateOptions(nil))
 	var oe *backoff.OptionError
 	require.ErrorAs(t, backoff.CheckRetryOptions(backoff.WithJitter(2), backoff.WithMultiplier(0)), &oe)
 	assert.Equal(t, "WithJitter", oe.Option, "the first option out of range is reported")

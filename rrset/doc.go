@@ -34,7 +34,10 @@
 // (ReasonOutOfZone, which errors.Is matches with ErrOutOfZone) where
 // CanonicalName would append the zone. Use CanonicalName for names written
 // as in a zone file, relative ones and "@" included; use Hostname for a
-// name a user or an object gave as a hostname. In zone example.com.:
+// name a user or an object gave as a hostname. CanonicalHostname is
+// Hostname without a zone (in the root zone "."): the one spelling of a
+// hostname before its zone is known, to compare, hash or name objects by.
+// In zone example.com.:
 //
 //	spelling               CanonicalName                     Hostname
 //	"api"                  api.example.com.                  OutOfZone
@@ -98,7 +101,10 @@
 // re-encoded, both in one piece. A TXT content that starts with a double
 // quote is presentation format (quoted strings or bare words, \X and \DDD
 // escapes); any other TXT content is one string taken literally, so
-// "v=spf1 -all" needs no quotes. Strings longer than 255 octets are cut into
+// "v=spf1 -all" needs no quotes, and an empty one (or only blanks) is one
+// empty string, `""`: 4.7 and 4.9 store an empty content and serve one
+// empty string, where 5.1 refuses it unquoted, so it is written quoted on
+// every version. Strings longer than 255 octets are cut into
 // 255-octet pieces, the way PowerDNS cuts them on the wire, so the same data
 // compares equal however it was quoted or cut. Text is printed as PowerDNS
 // prints it: printable ASCII as is, other octets as \DDD. SvcParams are

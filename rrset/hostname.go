@@ -24,7 +24,8 @@ func (e *NameError) Is(target error) bool {
 //
 // Use Hostname for names that come from such objects, and CanonicalName for
 // names in zone-file form, where "api" means api.example.com. The package
-// documentation compares the two side by side.
+// documentation compares the two side by side. In the root zone "." every
+// name is in the zone: Hostname(".", host) is CanonicalHostname(host).
 //
 // It refuses, with a *NameError: a hostname outside the zone
 // (ReasonOutOfZone; errors.Is(err, ErrOutOfZone) holds), "." included; an
@@ -39,6 +40,22 @@ func Hostname(zone, host string) (string, error) {
 		return "", &NameError{Zone: zone, Name: host, Reason: ReasonInvalidZone, Err: err}
 	}
 	return z.hostname(host)
+}
+
+// CanonicalHostname returns the one spelling of a hostname given without a
+// zone: absolute whether or not it ends in a dot, in lower case,
+// internationalised labels as A-labels, with a final dot. It is
+// Hostname(".", host): every name is in the root zone, so no name is out
+// of zone and none is read as relative to anything ("api" is the
+// single-label name api.). It is idempotent.
+//
+// Use it where a hostname must be compared, hashed or stored before its
+// zone is known, such as to name the object of a hostname so that every
+// spelling of it (API.Example.com, api.example.com.) names one object.
+// It refuses, with a *NameError, what Hostname refuses but a name outside
+// the zone: an empty hostname, "@", and malformed names.
+func CanonicalHostname(host string) (string, error) {
+	return Hostname(".", host)
 }
 
 // hostname implements Hostname for an already parsed zone.

@@ -123,3 +123,49 @@ func TestNameErrorIsOutOfZone(t *testing.T) {
 	assert.NotErrorIs(t, err, rrset.ErrOutOfZone)
 	assert.NotErrorIs(t, errors.New("rrset: name not in zone"), rrset.ErrOutOfZone)
 }
+
+// TestCanonicalHostname: a hostname on its own is absolute, dot or not,
+// and gets the spelling Hostname gives it in a zone that holds it.
+func TestCanonicalHostname(t *testing.T) {
+	tests := []struct {
+		in, want, zone string
+		reason         rrset.Reason
+	}{
+		{in: "api.example.com", want: "api.example.com.", zone: "example.com"},
+		{in: "API.Example.COM.", want: "api.example.com.", zone: "Example.com."},
+		{in: "api", want: "api.", zone: "api"},
+		{in: "*.Dev.example.com", want: "*.dev.example.com.", zone: "dev.example.com"},
+		{in: "bücher.example", want: "xn--bcher-kva.example.", zone: "example"},
+		{in: "_acme-challenge.api.example.com", want: "_acme-challenge.api.example.com.", zone: "example.com"},
+		{in: `a\.b.example.com`, want: `a\.b.example.com.`, zone: "example.com"},
+		{in: ".", want: ".", zone: "."},
+		{in: "", reason: rrset.ReasonEmptyName},
+		{in: "@", reason: rrset.ReasonInvalidCharacter},
+		{in: " api.example.com", reason: rrset.ReasonInvalidCharacter},
+		{in: "a..example.com", reason: rrset.ReasonEmptyLabel},
+		{in: label(64) + ".example.com", reason: rrset.ReasonLabelTooLong},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, err := rrset.CanonicalHostname(tt.in)
+			root, rootErr := rrset.Hostname(".", tt.in)
+			assert.Equal(t, root, got, "Hostname in the root zone")
+			assert.Equal(t, rootErr, err)
+			if tt.reason != "" {
+				var ne *rrset.NameError
+				require.ErrorAs(t, err, &ne)
+				assert.Equal(t, tt.reason, ne.Reason)
+				assert.NotErrorIs(t, err, rrset.ErrOutOfZone)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, got)
+			again, err := rrset.CanonicalHostname(got)
+			require.NoError(t, err)
+			assert.Equal(t, got, again, "idempotent")
+			in, err := rrset.Hostname(tt.zone, tt.in)
+			require.NoError(t, err)
+			assert.Equal(t, got, in, "as Hostname in zone %s", tt.zone)
+		})
+	}
+}

@@ -361,3 +361,59 @@ func twoRecords(owner string, n1, n2 int) int {
 	data := func(n int) int { return n + (n+254)/255 }
 	return len(owner) + 1 + 12 + data(n1) + 12 + data(n2)
 }
+
+// TestIntegrationEmptyTXT writes a TXT of empty content as New reads it,
+// one empty character-string (`""`), and as a client without the library
+// sends it, raw. New's form is stored and served as one empty string by
+// every version. The raw form is stored by 4.x (printed back as it was,
+// or as `""` by LMDB) and served the same, and refused by 5.1; whatever a
+// server prints, NewLive reads it as New's form.
+func TestIntegrationEmptyTXT(t *testing.T) {
+	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
+		t.Parallel()
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		zone := srv.NewZone(t)
+
+		want, err := rrset.New(zone, "empty", "TXT", 300, "")
+		require.NoError(t, err)
+		assert.Equal(t, []string{`""`}, want.Records)
+		require.NoError(t, writeRaw(ctx, srv, zone, want), "PowerDNS %s stores New's form", srv.Version)
+		_, got, ok := readRaw(ctx, t, srv, zone, want.Key())
+		require.True(t, ok)
+		assert.Equal(t, want.Records, got, "printed back unchanged")
+		assert.Equal(t, [][]string{{""}}, servedTXT(ctx, t, srv, want.Name), "served as one empty string")
+
+		raw := rrset.RRset{Name: "raw." + zone, Type: "TXT", TTL: 300, Records: []string{""}}
+		err = writeRaw(ctx, srv, zone, raw)
+		if srv.AtLeast(5, 1) {
+			require.Error(t, err, "PowerDNS %s refuses an empty TXT content", srv.Version)
+			assert.Contains(t, err.Error(), `parsed as '""'`)
+			return
+		}
+		require.NoError(t, err, "PowerDNS %s stores an empty TXT content", srv.Version)
+		_, got, ok = readRaw(ctx, t, srv, zone, raw.Key())
+		require.True(t, ok)
+		live, err := rrset.NewLive(zone, raw.Name, raw.Type, raw.TTL, got...)
+		require.NoError(t, err, "read back as %q", got)
+		assert.True(t, live.EqualData(rrset.RRset{Name: raw.Name, Type: "TXT", TTL: 300, Records: want.Records}),
+			"read back as %q, live %q", got, live.Records)
+		assert.Equal(t, [][]string{{""}}, servedTXT(ctx, t, srv, raw.Name), "served as one empty string")
+	})
+}
+
+// servedTXT asks the server's DNS port for the TXT records at name and
+// returns each record's strings.
+func servedTXT(ctx context.Context, t *testing.T, srv *pdnstest.Server, name string) [][]string {
+	t.Helper()
+	m := new(dns.Msg).SetQuestion(name, dns.TypeTXT)
+	answer, _, err := (&dns.Client{Timeout: 10 * time.Second}).ExchangeContext(ctx, m, srv.DNSAddr)
+	require.NoError(t, err)
+	var out [][]string
+	for _, rr := range answer.Answer {
+		if txt, ok := rr.(*dns.TXT); ok {
+			out = append(out, txt.Txt)
+		}
+	}
+	return out
+}

@@ -99,6 +99,10 @@ func (r RRset) line(content string) string {
 	return r.Name + " " + strconv.FormatUint(uint64(r.TTL), 10) + " IN " + r.Type + " " + content
 }
 
+// emptyString is the canonical content of a TXT record of one empty
+// character-string.
+const emptyString = `""`
+
 // New builds an RRset from desired data, in canonical form. The owner name
 // goes through CanonicalName, the type mnemonic is in upper case
 // (case-insensitive on input, TYPEnnn accepted), every content is in the
@@ -108,7 +112,8 @@ func (r RRset) line(content string) string {
 //
 // New refuses, with a *NameError for the owner name or a *RecordError
 // naming the record and the reason: an unknown or unsupported type, no
-// contents, an empty content, a content that does not parse for its type,
+// contents, an empty content (but a TXT or SPF one, which is one empty
+// character-string, `""`), a content that does not parse for its type,
 // data PowerDNS cannot store unchanged on every supported version
 // (ReasonUnsupported; see the package documentation), and text or RFC 3597
 // data no DNS response can carry (ReasonTooLarge). Invalid data never
@@ -171,7 +176,13 @@ func (z zoneName) build(name, typ string, ttl uint32, contents []string, strict 
 	ctx := canonCtx{zone: z, strict: strict, buf: text[:0]}
 	for i, content := range contents {
 		s := strings.TrimSpace(content)
-		if s == "" {
+		switch {
+		case s != "":
+		case info.kind == kindTXT:
+			// Empty text is one empty character-string: 4.x stores ""
+			// and serves it so, 5.1 refuses it unquoted.
+			s = emptyString
+		default:
 			return RRset{}, &RecordError{Name: owner, Type: t, Content: content, Reason: ReasonEmptyContent}
 		}
 		if !supported {

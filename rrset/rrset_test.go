@@ -2,6 +2,7 @@ package rrset_test
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -106,6 +107,49 @@ func TestNewErrors(t *testing.T) {
 			require.ErrorAs(t, err, &ne)
 			assert.Equal(t, tt.reason, ne.Reason)
 			assert.Equal(t, tt.owner, ne.Name)
+		})
+	}
+}
+
+// TestEmptyContent: an empty content (or only blanks) is refused for every
+// type but TXT and SPF, where it is one empty character-string, as 4.7 and
+// 4.9 store it, so that it is written the same on every version; live data
+// reads it the same way.
+func TestEmptyContent(t *testing.T) {
+	for _, tc := range []struct {
+		typ, content string
+		want         []string // nil: refused, ReasonEmptyContent
+	}{
+		{"TXT", "", []string{`""`}},
+		{"TXT", "   ", []string{`""`}},
+		{"txt", "\n", []string{`""`}},
+		{"SPF", "", []string{`""`}},
+		{"A", "", nil},
+		{"CNAME", " ", nil},
+		{"HINFO", "", nil},
+		{"CAA", "", nil},
+		{"NAPTR", "", nil},
+		{"TYPE16", "", []string{`""`}}, // TXT by number
+		{"TYPE65420", "", nil},
+	} {
+		t.Run(tc.typ+" "+strconv.Quote(tc.content), func(t *testing.T) {
+			for _, build := range []struct {
+				name string
+				fn   func(zone, name, typ string, ttl uint32, contents ...string) (rrset.RRset, error)
+			}{{"New", rrset.New}, {"NewLive", rrset.NewLive}} {
+				rr, err := build.fn(zone, "www", tc.typ, 300, tc.content)
+				if tc.want == nil {
+					var re *rrset.RecordError
+					require.ErrorAs(t, err, &re, build.name)
+					assert.Equal(t, rrset.ReasonEmptyContent, re.Reason, build.name)
+					continue
+				}
+				require.NoError(t, err, build.name)
+				assert.Equal(t, tc.want, rr.Records, build.name)
+				quoted, err := build.fn(zone, "www", tc.typ, 300, `""`)
+				require.NoError(t, err)
+				assert.True(t, rr.EqualData(quoted), "%s: the same data as the quoted empty string", build.name)
+			}
 		})
 	}
 }
