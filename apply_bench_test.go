@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -13,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/pdnskit/reconcile"
+	"github.com/pdnskit/reconcile/backoff/backofftest"
 	"github.com/pdnskit/reconcile/pdnstest"
 	"github.com/pdnskit/reconcile/rrset"
 )
@@ -26,14 +28,19 @@ import (
 //   - create-apply: 400 Applies of RRsets not there yet; blind-patch: 400
 //     PATCHes of one RRset each, nothing read.
 //
-// Run it with a fixed count, e.g. -bench AppliesAtOnce -benchtime 5x.
+// Each reports its time budget (see budget). Run it with a fixed count,
+// e.g. -bench AppliesAtOnce -benchtime 1x -count 5.
 func BenchmarkAppliesAtOnce(b *testing.B) {
 	const objects, workers = 400, 8
 	for _, srv := range pdnstest.Servers(b) {
 		b.Run(srv.Name(), func(b *testing.B) {
 			zone := srv.NewZone(b)
-			w, err := reconcile.New(srv.URL, reconcile.WithAPIKey(srv.APIKey), reconcile.WithManagedBy("bench"))
+			bud, rawBud := newBudget(), newBudget()
+			w, err := reconcile.New(srv.URL, reconcile.WithAPIKey(srv.APIKey), reconcile.WithManagedBy("bench"),
+				reconcile.WithHTTPClient(&http.Client{Transport: bud}), reconcile.WithObserver(bud))
 			require.NoError(b, err)
+			raw := powerdns.New(srv.URL, "localhost", powerdns.WithAPIKey(srv.APIKey),
+				powerdns.WithHTTPClient(&http.Client{Transport: rawBud}))
 			objs := func(prefix string) []rrset.RRset {
 				rrs := make([]rrset.RRset, objects)
 				for i := range rrs {
@@ -48,59 +55,131 @@ func BenchmarkAppliesAtOnce(b *testing.B) {
 				}
 				return err
 			}
+			// measured runs op in each iteration, within bud's budget of r.
+			measured := func(b *testing.B, bud *budget, r *reconcile.Reconciler, op func() error) {
+				b.Helper()
+				bud.reset(r, zone)
+				for b.Loop() {
+					bud.start()
+					err := op()
+					bud.stop()
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+				reportBudget(b, bud, r, zone)
+			}
 			steady := objs("steady")
 			require.NoError(b, atOnce(pdnstest.Context(b), workers, steady, func(ctx context.Context, rr rrset.RRset) error {
 				return apply(ctx, rr, 1)
 			}))
 			b.Run("steady-apply", func(b *testing.B) {
-				for b.Loop() {
-					if err := atOnce(pdnstest.Context(b), workers, steady, func(ctx context.Context, rr rrset.RRset) error {
+				measured(b, bud, w, func() error {
+					return atOnce(pdnstest.Context(b), workers, steady, func(ctx context.Context, rr rrset.RRset) error {
 						return apply(ctx, rr, 0)
-					}); err != nil {
-						b.Fatal(err)
-					}
-				}
+					})
+				})
 			})
 			typ := powerdns.RRTypeA
 			b.Run("filtered-get", func(b *testing.B) {
 				var requeues atomic.Int64
-				for b.Loop() {
-					if err := atOnce(pdnstest.Context(b), workers, steady, func(ctx context.Context, rr rrset.RRset) error {
+				measured(b, rawBud, nil, func() error {
+					return atOnce(pdnstest.Context(b), workers, steady, func(ctx context.Context, rr rrset.RRset) error {
 						return requeued(ctx, &requeues, func() error {
-							_, err := srv.Client.Records.Get(ctx, zone, rr.Name, &typ)
+							_, err := raw.Records.Get(ctx, zone, rr.Name, &typ)
 							return err
 						})
-					}); err != nil {
-						b.Fatal(err)
-					}
-				}
+					})
+				})
 				b.ReportMetric(float64(requeues.Load())/float64(b.N), "requeues/op")
 			})
 			round := 0
 			b.Run("create-apply", func(b *testing.B) {
-				for b.Loop() {
+				measured(b, bud, w, func() error {
 					round++
-					if err := atOnce(pdnstest.Context(b), workers, objs(fmt.Sprintf("c%d-", round)), func(ctx context.Context, rr rrset.RRset) error {
+					return atOnce(pdnstest.Context(b), workers, objs(fmt.Sprintf("c%d-", round)), func(ctx context.Context, rr rrset.RRset) error {
 						return apply(ctx, rr, 1)
-					}); err != nil {
-						b.Fatal(err)
-					}
-				}
+					})
+				})
 			})
 			b.Run("blind-patch", func(b *testing.B) {
 				var requeues atomic.Int64
-				for b.Loop() {
+				measured(b, rawBud, nil, func() error {
 					round++
-					if err := atOnce(pdnstest.Context(b), workers, objs(fmt.Sprintf("b%d-", round)), func(ctx context.Context, rr rrset.RRset) error {
+					return atOnce(pdnstest.Context(b), workers, objs(fmt.Sprintf("b%d-", round)), func(ctx context.Context, rr rrset.RRset) error {
 						return requeued(ctx, &requeues, func() error {
-							return srv.Client.Records.Change(ctx, zone, rr.Name, typ, rr.TTL, rr.Records)
+							return raw.Records.Change(ctx, zone, rr.Name, typ, rr.TTL, rr.Records)
 						})
-					}); err != nil {
-						b.Fatal(err)
-					}
-				}
+					})
+				})
 				b.ReportMetric(float64(requeues.Load())/float64(b.N), "requeues/op")
 			})
+			require.NoError(b, w.Close(pdnstest.Context(b)))
+		})
+	}
+}
+
+// BenchmarkAppliesInTurn is a per-object controller with one worker
+// creating 1,000 objects in one zone, one after another, next to what a
+// controller without the library sends for the same work: for each object
+// a GET of its RRset (rrset_name and rrset_type), and a PATCH of it. One
+// op is all 1,000 objects; each reports its time budget (see budget). Run
+// it with a fixed count, e.g. -bench AppliesInTurn -benchtime 1x -count 5.
+func BenchmarkAppliesInTurn(b *testing.B) {
+	const objects = 1000
+	for _, srv := range pdnstest.Servers(b) {
+		b.Run(srv.Name(), func(b *testing.B) {
+			zone := srv.NewZone(b)
+			bud, rawBud := newBudget(), newBudget()
+			w, err := reconcile.New(srv.URL, reconcile.WithAPIKey(srv.APIKey), reconcile.WithManagedBy("bench"),
+				reconcile.WithHTTPClient(&http.Client{Transport: bud}), reconcile.WithObserver(bud))
+			require.NoError(b, err)
+			raw := powerdns.New(srv.URL, "localhost", powerdns.WithAPIKey(srv.APIKey),
+				powerdns.WithHTTPClient(&http.Client{Transport: rawBud}))
+			typ := powerdns.RRTypeA
+			round := 0
+			run := func(b *testing.B, bud *budget, r *reconcile.Reconciler, each func(ctx context.Context, rr rrset.RRset) error) {
+				b.Helper()
+				bud.reset(r, zone)
+				for b.Loop() {
+					round++
+					rrs := make([]rrset.RRset, objects)
+					for i := range rrs {
+						rrs[i] = pdnstest.MustRRset(b, zone, fmt.Sprintf("s%d-%04d", round, i), "A", 300, "192.0.2.1")
+					}
+					ctx := pdnstest.Context(b)
+					bud.start()
+					for _, rr := range rrs {
+						if err := each(ctx, rr); err != nil {
+							b.Fatal(err)
+						}
+					}
+					bud.stop()
+				}
+				reportBudget(b, bud, r, zone)
+			}
+			b.Run("create-apply", func(b *testing.B) {
+				run(b, bud, w, func(ctx context.Context, rr rrset.RRset) error {
+					res, err := w.Apply(ctx, zone, rr)
+					if err == nil && len(res.Applied) != 1 {
+						err = fmt.Errorf("%s: %d applied (%s)", rr.Name, len(res.Applied), res.Condition().Message)
+					}
+					return err
+				})
+			})
+			b.Run("get-patch", func(b *testing.B) {
+				var requeues atomic.Int64
+				run(b, rawBud, nil, func(ctx context.Context, rr rrset.RRset) error {
+					return requeued(ctx, &requeues, func() error {
+						if _, err := raw.Records.Get(ctx, zone, rr.Name, &typ); err != nil {
+							return err
+						}
+						return raw.Records.Change(ctx, zone, rr.Name, typ, rr.TTL, rr.Records)
+					})
+				})
+				b.ReportMetric(float64(requeues.Load())/float64(b.N), "requeues/op")
+			})
+			require.NoError(b, w.Close(pdnstest.Context(b)))
 		})
 	}
 }
@@ -173,7 +252,12 @@ func BenchmarkOperatorScenario(b *testing.B) {
 	for _, srv := range pdnstest.Servers(b) {
 		b.Run(srv.Name(), func(b *testing.B) {
 			zone := srv.NewZone(b)
-			w, rec := newWriter(b, srv, "bench")
+			// The zone lock kept after the creates is freed when the test
+			// moves the Reconciler's clock past its hold, after the steps:
+			// never behind a step's count.
+			clock := backofftest.NewClock(time.Now())
+			frees := newFreeLocks()
+			w, rec := newWriter(b, srv, "bench", reconcile.WithClock(clock), reconcile.WithObserver(frees))
 			sent := make([]int, len(steps))
 			// step runs one call of the step s and checks how many changes it made.
 			step := func(s int, wantApplied int, call func() (reconcile.Result, error)) {
@@ -211,7 +295,10 @@ func BenchmarkOperatorScenario(b *testing.B) {
 				// would otherwise save.
 				b.StopTimer()
 				before := rec.counts.Total()
-				reconcile.WaitForKeptLocks(w)
+				clock.Advance(reconcile.DefaultLockHold)
+				if freed := frees.next(b); freed.Err != nil {
+					b.Fatal(freed.Err)
+				}
 				sent[4] += rec.counts.Total() - before
 				b.StartTimer()
 			}

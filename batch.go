@@ -3,9 +3,9 @@ package reconcile
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/pdnskit/reconcile/rrset"
 )
@@ -26,6 +26,8 @@ const maxBatch = 64
 type waiter struct {
 	o   *op
 	ctx context.Context
+	// queued is when it began to wait.
+	queued time.Time
 	// done is closed once a batch carried the Apply out; res and err are
 	// then its outcome, and requests and patches what the batch sent.
 	done              chan struct{}
@@ -46,24 +48,24 @@ func (o *op) waitForTurn(ctx context.Context, body func(context.Context) error) 
 	if err := o.learnServer(ctx); err != nil {
 		return o.errorf(err)
 	}
-	w := &waiter{o: o, ctx: ctx, done: make(chan struct{})}
-	o.mem.enqueue(w)
+	w := &waiter{o: o, ctx: ctx, done: make(chan struct{}), queued: time.Now()}
+	o.mem.sched.enqueue(w)
 	for {
 		select {
 		case <-w.done:
 			return o.carried(w)
-		case o.mem.turn <- struct{}{}:
-			members, waiting := o.mem.takeBatch(w, o.r.cfg.maxPatchBytes)
+		case o.mem.sched.turn <- struct{}{}:
+			members, waiting := o.mem.sched.takeBatch(w, o.r.cfg.maxPatchBytes)
 			switch {
 			case !waiting:
 				// A batch carried it out and freed the turn since.
-				<-o.mem.turn
+				<-o.mem.sched.turn
 				<-w.done
 				return o.carried(w)
 			case len(members) == 1 && members[0] == w:
 				err := body(ctx)
 				if !o.released.Load() {
-					<-o.mem.turn
+					<-o.mem.sched.turn
 				}
 				return err
 			}
@@ -72,7 +74,7 @@ func (o *op) waitForTurn(ctx context.Context, body func(context.Context) error) 
 			// Still waiting, it is dropped; carried by a batch in
 			// progress, its write may yet be made, as one cut short by
 			// its context is; carried already, it has its Result.
-			if !o.mem.dequeue(w) {
+			if !o.mem.sched.dequeue(w) {
 				select {
 				case <-w.done:
 					return o.carried(w)
@@ -90,64 +92,6 @@ func (o *op) carried(w *waiter) error {
 	o.t.requests.Add(w.requests)
 	o.t.patches.Add(w.patches)
 	return w.err
-}
-
-// enqueue adds w to the Applies waiting for the zone's turn.
-func (m *zoneMemory) enqueue(w *waiter) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.waiting = append(m.waiting, w)
-}
-
-// dequeue drops w from the waiting Applies, if it is still there.
-func (m *zoneMemory) dequeue(w *waiter) bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	i := slices.Index(m.waiting, w)
-	if i < 0 {
-		return false
-	}
-	m.waiting = slices.Delete(m.waiting, i, i+1)
-	return true
-}
-
-// takeBatch takes out of the waiting Applies those the one that took the
-// turn, lead, carries out: in the order they came, from the first, each
-// with a context still live, up to maxBatch and their RRsets within
-// maxBytes, and each at a name unrelated to that of every live Apply that
-// came before it, taken or not, so that no Apply overtakes an earlier one
-// at a related name. waiting is false when lead is no longer waiting (a
-// batch carried it); lead is a member unless an earlier Apply is at a
-// related name.
-func (m *zoneMemory) takeBatch(lead *waiter, maxBytes int) (members []*waiter, waiting bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if !slices.Contains(m.waiting, lead) {
-		return nil, false
-	}
-	var earlier []string // the names of the live Applies considered
-	size := 0
-	m.waiting = slices.DeleteFunc(m.waiting, func(w *waiter) bool {
-		if w != lead && w.ctx.Err() != nil {
-			return false // it drops itself
-		}
-		name := w.o.scope.name
-		take := len(members) < maxBatch && (len(members) == 0 || size+w.o.size() <= maxBytes) &&
-			!slices.ContainsFunc(earlier, func(n string) bool { return related(n, name) })
-		earlier = append(earlier, name)
-		if take {
-			members, size = append(members, w), size+w.o.size()
-		}
-		return take
-	})
-	return members, true
-}
-
-// queued reports whether Applies wait for the zone's turn.
-func (m *zoneMemory) queued() bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return len(m.waiting) > 0
 }
 
 // related reports whether a and b are one name or one is below the other.
@@ -177,7 +121,7 @@ func (r *Reconciler) runBatch(zone string, members []*waiter) {
 	b := r.batchOp(zone, members)
 	err := b.run(ctx)
 	if !b.released.Load() {
-		<-b.mem.turn
+		<-b.mem.sched.turn
 	}
 	for _, w := range members {
 		w.res, w.err = b.share(w.o), err

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/pdnskit/reconcile/backoff"
 	"github.com/pdnskit/reconcile/rrset"
 )
 
@@ -51,7 +52,7 @@ func TestTakeBatch(t *testing.T) {
 	gone, cancel := context.WithCancel(ctx)
 	cancel()
 
-	m := &zoneMemory{}
+	m := newSchedule(backoff.SystemClock, holdPolicy{})
 	a, b, xa, c, late, d := waiterAt(t, ctx, "a"), waiterAt(t, ctx, "b"), waiterAt(t, ctx, "x.a"),
 		waiterAt(t, gone, "c"), waiterAt(t, ctx, "late"), waiterAt(t, ctx, "d")
 	for _, w := range []*waiter{a, b, xa, c, late, d} {
@@ -77,7 +78,7 @@ func TestTakeBatch(t *testing.T) {
 
 func TestTakeBatchBounds(t *testing.T) {
 	ctx := context.Background()
-	m := &zoneMemory{}
+	m := newSchedule(backoff.SystemClock, holdPolicy{})
 	var all []*waiter
 	for i := range maxBatch + 3 {
 		w := waiterAt(t, ctx, fmt.Sprintf("n%d", i))
@@ -124,7 +125,7 @@ func TestBatchScope(t *testing.T) {
 // is not overtaken by a later one at a related name.
 func TestTakeBatchKeepsOrder(t *testing.T) {
 	ctx := context.Background()
-	m := &zoneMemory{}
+	m := newSchedule(backoff.SystemClock, holdPolicy{})
 	a, big, xbig, c := waiterAt(t, ctx, "a"), waiterAt(t, ctx, "big"), waiterAt(t, ctx, "x.big"), waiterAt(t, ctx, "c")
 	big.o.in.desired = bigSet(t)
 	for _, w := range []*waiter{a, big, xbig, c} {

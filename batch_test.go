@@ -149,12 +149,12 @@ func TestGroupCommitContext(t *testing.T) {
 		w, rec := newWriter(t, srv, "dns-operator")
 		release, first := applyHeld(ctx, w, rec, zone, pdnstest.MustRRset(t, zone, "a", "A", 300, "192.0.2.9"), nil)
 
+		// The first Apply holds the turn until release: an Apply that
+		// returns before it returns by its own context.
 		short, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
 		defer cancel()
-		began := time.Now()
 		_, err := w.Apply(short, zone, pdnstest.MustRRset(t, zone, "gone", "A", 300, "192.0.2.1"))
-		require.ErrorIs(t, err, context.DeadlineExceeded)
-		assert.Less(t, time.Since(began), 10*time.Second, "returns by its context")
+		require.ErrorIs(t, err, context.DeadlineExceeded, "returns by its context")
 
 		kept := make(chan error, 1)
 		go func() {

@@ -5,10 +5,10 @@ import "time"
 // WaitingApplies counts the Applies waiting for zone's turn in r, for the
 // tests of group commit to start a batch once every Apply has queued.
 func WaitingApplies(r *Reconciler, zone string) int {
-	m := r.memory(zone)
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return len(m.waiting)
+	s := r.memory(zone).sched
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.waiting)
 }
 
 // HoldLock makes r keep the zone lock for hold after an operation that took
@@ -16,25 +16,19 @@ func WaitingApplies(r *Reconciler, zone string) int {
 // tests of the hold then count requests whatever the machine's speed.
 func HoldLock(r *Reconciler, hold, most time.Duration) {
 	r.cfg.lockHold, r.cfg.lockHoldMax = hold, most
-}
-
-// WaitForKeptLocks waits until r keeps no zone lock and has freed those it
-// kept, so that a test counts the release where it belongs.
-func WaitForKeptLocks(r *Reconciler) {
-	for r.keepsLocks() {
-		time.Sleep(5 * time.Millisecond)
-	}
-	r.releasing.Wait()
-}
-
-func (r *Reconciler) keepsLocks() bool {
-	kept := false
 	r.zones.Range(func(_, value any) bool {
-		m := value.(*zoneMemory)
-		m.mu.Lock()
-		kept = m.held != nil
-		m.mu.Unlock()
-		return !kept
+		s := value.(*zoneMemory).sched
+		s.mu.Lock()
+		s.policy = r.cfg.holdPolicy()
+		s.mu.Unlock()
+		return true
 	})
-	return kept
+}
+
+// ScheduleWaits returns how long r's operations on zone (canonical) waited
+// for its turn, and how many batches carried how many Applies, for the
+// benchmarks' time budget.
+func ScheduleWaits(r *Reconciler, zone string) (turn time.Duration, batches, members int64) {
+	w := &r.memory(zone).sched.waited
+	return time.Duration(w.turn.Load()), w.batches.Load(), w.members.Load()
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/pdnskit/reconcile"
 	"github.com/pdnskit/reconcile/backoff"
+	"github.com/pdnskit/reconcile/backoff/backofftest"
 	"github.com/pdnskit/reconcile/internal/pdnsapi"
 	"github.com/pdnskit/reconcile/pdnstest"
 	"github.com/pdnskit/reconcile/rrset"
@@ -205,6 +206,62 @@ func rawWrite(t *testing.T, write func(ctx context.Context) error) {
 // ownership lives in metadata, also the metadata and the claim.
 func createUnderKeptLock(srv *pdnstest.Server) int {
 	return 2 * readsOfOneName(srv, reconcile.OwnershipAuto)
+}
+
+// newHoldingWriter is newWriter on a fake clock that moves only when the
+// test says so: the zone lock the Reconciler keeps after a write stays
+// kept until the test advances the clock past its hold, or the Reconciler
+// is closed (at the test's end at the latest), so that no request is sent
+// in the background while the test counts. It returns the clock too.
+func newHoldingWriter(tb testing.TB, srv *pdnstest.Server, writer string, opts ...reconcile.Option) (*reconcile.Reconciler, *recorder, *backofftest.Clock) {
+	tb.Helper()
+	clock := backofftest.NewClock(time.Now())
+	r, rec := newWriter(tb, srv, writer, append([]reconcile.Option{reconcile.WithClock(clock)}, opts...)...)
+	tb.Cleanup(func() {
+		if err := r.Close(context.Background()); err != nil {
+			tb.Errorf("close: %v", err)
+		}
+	})
+	return r, rec, clock
+}
+
+// freeLocks is an Observer that hands on the zone locks a Reconciler frees
+// outside its operations (reconcile.OperationFreeLock), for a test to wait
+// for them.
+type freeLocks chan reconcile.OperationEvent
+
+// newFreeLocks has room for more frees than a test makes: the Reconciler
+// must not wait for the test to take them.
+func newFreeLocks() freeLocks { return make(freeLocks, 64) }
+
+func (freeLocks) ObserveRequest(reconcile.RequestEvent) {}
+func (freeLocks) ObserveLock(reconcile.LockEvent)       {}
+func (f freeLocks) ObserveOperation(e reconcile.OperationEvent) {
+	if e.Operation == reconcile.OperationFreeLock {
+		f <- e
+	}
+}
+
+// next waits for the next lock freed.
+func (f freeLocks) next(tb testing.TB) reconcile.OperationEvent {
+	tb.Helper()
+	select {
+	case e := <-f:
+		return e
+	case <-time.After(30 * time.Second):
+		tb.Fatal("no zone lock freed")
+		return reconcile.OperationEvent{}
+	}
+}
+
+// none checks that no lock was freed so far.
+func (f freeLocks) none(tb testing.TB, msg string) {
+	tb.Helper()
+	select {
+	case e := <-f:
+		tb.Errorf("%s: a zone lock was freed (%+v)", msg, e)
+	default:
+	}
 }
 
 // forEachStore runs fn against every server, once per ownership store.

@@ -72,6 +72,11 @@ const (
 	// lockHeldPrefix + instance + "-" + sequence names a held lock; the
 	// kind exists exactly while the operation holds the lock.
 	lockHeldPrefix = "X-PDNSKIT-L-"
+	// lockWaitPrefix + instance + "-" + sequence names a waiting kind: it
+	// exists while an operation waits for another writer's lock, for the
+	// holder to see (lock_hold.go). It is no lock: a writer that takes the
+	// lock ignores it.
+	lockWaitPrefix = "X-PDNSKIT-W-"
 	lockWriter     = "writer "
 	lockAt         = " at "
 )
@@ -114,9 +119,9 @@ func (r *Reconciler) kind(prefix string) string {
 	return prefix + r.instance + "-" + strings.ToUpper(strconv.FormatUint(r.seq.Add(1), 36))
 }
 
-// ownLock reports whether a lock kind is this Reconciler's.
-func (r *Reconciler) ownLock(kind string) bool {
-	return strings.HasPrefix(kind, lockHeldPrefix+r.instance+"-")
+// ownKind reports whether a lock or waiting kind is this Reconciler's.
+func (r *Reconciler) ownKind(kind string) bool {
+	return strings.HasPrefix(kind, lockHeldPrefix+r.instance+"-") || strings.HasPrefix(kind, lockWaitPrefix+r.instance+"-")
 }
 
 // lockStamp is the one value of a lock kind. One value is one row, which a
@@ -150,6 +155,14 @@ type lock struct {
 	// WithLockWait ran out; holders names them.
 	contended bool
 	holders   []string
+	// needless is true when the operation, finding the lock held by
+	// another writer, read the zone without it and found nothing to
+	// send: it is done, without the lock.
+	needless bool
+	// waiters is what the zone's metadata, read under the lock once it
+	// was kept as long as it may be, showed of other writers waiting for
+	// it (lock_hold.go).
+	waiters waiters
 }
 
 // takeLock takes the zone lock and reads, under it, the zone (what the
@@ -157,41 +170,72 @@ type lock struct {
 // another writer holds it; or goes on with the lock the Reconciler kept
 // for the zone (lock_hold.go). The caller must call freeLock whatever it
 // returns.
-func (o *op) takeLock(ctx context.Context) (*lock, zonejson.Zone, []powerdns.Metadata, error) {
-	lk := &lock{}
+//
+// Found held by another writer, the lock is not needed when the operation
+// has nothing to send anyway (its write is blocked by what the zone
+// holds): it reads the zone without the lock once, and is done when the
+// decision sends nothing (lk.needless). Otherwise it leaves a waiting kind
+// while it waits, for the holder to see, and deletes it when the wait
+// ends.
+func (o *op) takeLock(ctx context.Context) (lk *lock, z zonejson.Zone, md []powerdns.Metadata, err error) {
+	lk = &lock{}
 	if err := o.learnServer(ctx); err != nil {
 		return lk, zonejson.Zone{}, nil, err
 	}
-	if h, ok := o.mem.takeHeld(); ok {
-		*lk = h.lk
+	if h, ok := o.mem.sched.takeHeld(); ok {
 		o.r.lockWaited(time.Now(), true)
 		z, md, err := o.readHeld(ctx, h)
+		*lk = h.lk
 		return lk, z, md, err
-	}
-	if err := o.restBeforeLock(ctx); err != nil {
-		return lk, zonejson.Zone{}, nil, err
 	}
 	start := time.Now()
 	deadline := start.Add(o.r.cfg.lockWait)
+	waiting := "" // the waiting kind, once left
+	defer func() {
+		o.r.lockWaited(start, err == nil && lk.held != "")
+		if waiting == "" {
+			return
+		}
+		if ctx.Err() != nil {
+			// The caller gave up: the kind goes in the background, as
+			// a lock would.
+			go func() {
+				ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseBound)
+				defer cancel()
+				o.r.warnLockLeft(o.zone, o.r.freeLockKind(ctx, o.zone, waiting))
+			}()
+			return
+		}
+		if derr := o.srv.dropKind(ctx, o.zone, waiting); derr != nil && err == nil {
+			err = fmt.Errorf("end wait for zone lock: %w", derr)
+		}
+	}()
 	for {
 		z, md, err := o.tryLock(ctx, lk)
 		if err != nil || !lk.contended {
-			o.r.lockWaited(start, err == nil)
 			return lk, z, md, err
 		}
 		// Free the try before waiting: two writers that wait while
 		// holding would wait for each other.
 		if err := o.releaseLock(ctx, lk); err != nil {
-			o.r.lockWaited(start, false)
 			return lk, z, md, err
 		}
-		wait := lockRetryLeast + time.Duration(mrand.Int64N(int64(lockRetrySpread)))
-		if time.Now().Add(wait).After(deadline) {
-			o.r.lockWaited(start, false)
+		if waiting == "" {
+			if done, err := o.decideBeside(ctx); done || err != nil {
+				lk.needless = err == nil
+				return lk, z, md, err
+			}
+			waiting = o.r.kind(lockWaitPrefix)
+			if err := o.srv.addKind(ctx, o.zone, waiting, o.lockStamp()); err != nil {
+				waiting = ""
+				return lk, z, md, fmt.Errorf("wait for zone lock: %w", err)
+			}
+		}
+		pause := lockRetryLeast + time.Duration(mrand.Int64N(int64(lockRetrySpread)))
+		if time.Now().Add(pause).After(deadline) {
 			return lk, z, md, nil
 		}
-		if err := sleep(ctx, wait); err != nil {
-			o.r.lockWaited(start, false)
+		if err := sleep(ctx, pause); err != nil {
 			return lk, z, md, err
 		}
 	}
@@ -205,13 +249,18 @@ func (o *op) tryLock(ctx context.Context, lk *lock) (zonejson.Zone, []powerdns.M
 	if err := o.srv.addKind(ctx, o.zone, held, o.lockStamp()); err != nil {
 		return zonejson.Zone{}, nil, fmt.Errorf("take zone lock: %w", err)
 	}
-	*lk = lock{held: held, taken: time.Now()}
+	*lk = lock{held: held, taken: o.r.cfg.clock.Now()}
 	md, err := o.srv.metadata(ctx, o.zone)
 	if err != nil {
 		return zonejson.Zone{}, nil, err
 	}
-	view := viewLock(md, o.r.ownLock, o.r.cfg.clock.Now(), o.r.cfg.lockTTL)
+	view := viewLock(md, o.r.ownKind, o.r.cfg.clock.Now(), o.r.cfg.lockTTL)
 	lk.contended, lk.holders = view.contended, view.holders
+	if !lk.contended && len(view.waiting) > 0 && o.mem.sched.yielding() {
+		// This Reconciler just gave up a lock it kept long: a writer
+		// that waits for the zone takes it first.
+		lk.contended, lk.holders = true, view.waiting
+	}
 	for _, kind := range view.abandoned {
 		_ = o.srv.dropKind(ctx, o.zone, kind)
 	}
@@ -241,13 +290,17 @@ func sleep(ctx context.Context, d time.Duration) error {
 type lockView struct {
 	contended bool
 	holders   []string
-	// abandoned are other instances' lock kinds older than lockGC.
+	// waiting names the other writers waiting for the lock.
+	waiting []string
+	// abandoned are other instances' lock and waiting kinds older than
+	// lockGC.
 	abandoned []string
 }
 
-// viewLock reads the lock kinds of other Reconcilers in md (own reports
-// this one's): a lock taken less than ttl ago is contention; one whose
-// value is not whole yet is too, since it is being taken now.
+// viewLock reads the lock and waiting kinds of other Reconcilers in md
+// (own reports this one's): a lock taken less than ttl ago is contention;
+// one whose value is not whole yet is too, since it is being taken now. A
+// waiting kind younger than ttl is a writer waiting.
 func viewLock(md []powerdns.Metadata, own func(kind string) bool, now time.Time, ttl time.Duration) lockView {
 	var v lockView
 	ttlSec := int64(ttl / time.Second)
@@ -256,11 +309,15 @@ func viewLock(md []powerdns.Metadata, own func(kind string) bool, now time.Time,
 			continue
 		}
 		kind := string(*m.Kind)
-		if !strings.HasPrefix(kind, lockHeldPrefix) || own(kind) {
+		held := strings.HasPrefix(kind, lockHeldPrefix)
+		if !held && !strings.HasPrefix(kind, lockWaitPrefix) || own(kind) {
 			continue
 		}
 		writer, at, ok := parseStamp(m.Metadata)
 		switch {
+		case !ok && !held:
+			// A waiting kind not yet whole: its writer's wait has begun.
+			writer = "another writer"
 		case !ok:
 			// Not written by this library, or not yet whole: assume the
 			// worst of it.
@@ -270,6 +327,12 @@ func viewLock(md []powerdns.Metadata, own func(kind string) bool, now time.Time,
 			v.abandoned = append(v.abandoned, kind)
 			continue
 		case now.Unix()-at >= ttlSec:
+			continue
+		}
+		if !held {
+			if !slices.Contains(v.waiting, writer) {
+				v.waiting = append(v.waiting, writer)
+			}
 			continue
 		}
 		v.contended = true

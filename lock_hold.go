@@ -8,6 +8,7 @@ import (
 
 	"github.com/joeig/go-powerdns/v3"
 
+	"github.com/pdnskit/reconcile/backoff"
 	"github.com/pdnskit/reconcile/internal/zonejson"
 )
 
@@ -25,61 +26,73 @@ import (
 // them as it does for one. A run of creates pays the lock once.
 //
 // What it costs other writers is the wait: they find the zone locked for
-// up to the hold after this Reconciler's last write. So a lock is kept at
-// most maxLockHold after it was taken: the operation that finds it older
-// frees it, and the Reconciler takes that zone's lock again no sooner than
-// holdRest later, the longest another writer waits between two tries, so
-// that one waiting gets the zone. A process that ends while it holds the
-// lock between operations leaves it behind, as one that ends during a
-// write does: other writers' creates in the zone are postponed until it is
+// up to the hold after this Reconciler's last write. A writer that waits
+// for the lock leaves a trace, a waiting kind in the zone's metadata
+// (lock.go), and a lock is kept maxLockHold before the Reconciler looks
+// for one: the operation that goes on with a lock kept that long reads the
+// zone's metadata too, and keeps the lock as one taken anew when nobody
+// waits, or frees it when done. After freeing a lock kept that long, the
+// Reconciler lets a writer waiting for the zone take it first, for
+// holdYield (the longest such a writer waits between two tries): its own
+// next try gives way when it finds a waiting kind. Nobody waiting, nothing
+// is given up: a Reconciler that writes a zone alone keeps its lock for
+// as long as it writes. A process that ends while it holds the lock
+// between operations leaves it behind, as one that ends during a write
+// does: other writers' creates in the zone are postponed until it is
 // DefaultLockTTL old. Close frees the locks held.
 
 // DefaultLockHold is how long a Reconciler keeps the zone lock after an
 // operation that took it, for its next operation in the zone that needs it.
 const DefaultLockHold = 200 * time.Millisecond
 
-// maxLockHold bounds how long one lock is kept over several operations,
-// and so how long another writer waits for a zone this Reconciler writes
+// maxLockHold is how long one lock is kept over several operations before
+// the Reconciler looks whether another writer waits for the zone, and so
+// about how long such a writer waits for a zone this Reconciler writes
 // without pause; well under DefaultLockWait.
 const maxLockHold = time.Second
 
-// holdRest is how long a Reconciler leaves a zone's lock free after it
-// freed one kept for maxLockHold: the longest another writer waits between
-// two tries of the lock.
-const holdRest = lockRetryLeast + lockRetrySpread
+// holdYield is how long a Reconciler lets a writer waiting for a zone take
+// its lock first, after it freed one it kept maxLockHold: the longest
+// another writer waits between two tries of the lock.
+const holdYield = lockRetryLeast + lockRetrySpread
 
-// heldLock is a zone lock kept between operations, in the zone's memory.
+// holdPolicy is the configured hold of the zone lock between operations.
+func (c *config) holdPolicy() holdPolicy {
+	return holdPolicy{hold: c.lockHold, most: c.lockHoldMax, yield: holdYield}
+}
+
+// heldLock is a zone lock kept between operations, in the zone's
+// schedule.
 type heldLock struct {
 	lk lock
 	// md is the zone's metadata as read when the lock was taken.
-	md    []powerdns.Metadata
-	timer *time.Timer
-}
-
-// takeHeld takes the lock the Reconciler keeps for the zone, if any: the
-// operation goes on with it, or frees it.
-func (m *zoneMemory) takeHeld() (*heldLock, bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	h := m.held
-	if h == nil {
-		return nil, false
-	}
-	m.held = nil
-	h.timer.Stop()
-	return h, true
+	md []powerdns.Metadata
+	// capped is set when the hold ends where the lock has been kept as
+	// long as it may be; stop is closed when an operation takes the lock
+	// before the hold ends.
+	capped bool
+	stop   chan struct{}
+	timer  backoff.Timer
 }
 
 // readHeld reads, under a lock kept from an earlier operation, what
 // tryLock reads under a lock it takes: the zone's metadata again where
-// ownership is recorded there (claims written since are in it), then the
-// zone, never with it.
+// ownership is recorded there (claims written since are in it), or where
+// the lock has been kept as long as it may be (to look whether another
+// writer waits for the zone), then the zone, never with it.
 func (o *op) readHeld(ctx context.Context, h *heldLock) (zonejson.Zone, []powerdns.Metadata, error) {
 	md := h.md
-	if o.store == OwnershipMetadata {
+	pastCap := o.mem.sched.pastCap(h.lk.taken)
+	if o.store == OwnershipMetadata || pastCap {
 		var err error
 		if md, err = o.srv.metadata(ctx, o.zone); err != nil {
 			return zonejson.Zone{}, nil, err
+		}
+	}
+	if pastCap {
+		h.lk.waiters = waitersNone
+		if view := viewLock(md, o.r.ownKind, o.r.cfg.clock.Now(), o.r.cfg.lockTTL); len(view.waiting) > 0 {
+			h.lk.waiters = waitersSome
 		}
 	}
 	z, err := o.readZone(ctx)
@@ -89,63 +102,38 @@ func (o *op) readHeld(ctx context.Context, h *heldLock) (zonejson.Zone, []powerd
 	return z, md, nil
 }
 
-// restBeforeLock waits, before the Reconciler takes the zone's lock, for
-// the rest after one it kept for maxLockHold.
-func (o *op) restBeforeLock(ctx context.Context) error {
-	wait := time.Until(o.mem.restUntil)
-	if wait <= 0 {
-		return nil
-	}
-	return sleep(ctx, wait)
-}
-
 // keepLock keeps lk, held by the operation, for the Reconciler's next
 // operation in the zone, and reports whether it did: not when holding is
-// off or the Reconciler closed, and not once the lock is maxLockHold old,
-// when the zone rests instead. In the zone's turn.
+// off or the Reconciler closed, and not once the lock has been kept as
+// long as it may unless nobody waits for the zone. In the zone's turn.
 func (o *op) keepLock(lk *lock, md []powerdns.Metadata) bool {
-	hold := o.r.cfg.lockHold
-	if hold <= 0 || o.r.closed.Load() {
+	if o.r.closed.Load() {
 		return false
 	}
-	if time.Since(lk.taken) >= o.r.cfg.lockHoldMax {
-		o.mem.restUntil = time.Now().Add(holdRest)
-		return false
-	}
-	h := &heldLock{lk: *lk, md: md}
-	o.mem.mu.Lock()
-	defer o.mem.mu.Unlock()
-	h.timer = time.AfterFunc(hold, func() { o.r.freeHeld(o.mem, o.zone, h) })
-	o.mem.held = h
-	return true
+	zone := o.zone
+	return o.mem.sched.keep(&heldLock{lk: *lk, md: md}, func(h *heldLock) { o.r.holdRanOut(zone, h) })
 }
 
-// freeHeld frees the lock h the Reconciler kept for zone once the hold ran
-// out, unless an operation went on with it since. It takes no turn: an
-// operation that comes meanwhile takes a lock of its own, and one that
-// reads or updates is not held up by the release.
-func (r *Reconciler) freeHeld(mem *zoneMemory, zone string, h *heldLock) {
-	mem.mu.Lock()
-	if mem.held != h {
-		mem.mu.Unlock()
-		return
-	}
-	mem.held = nil
-	// Counted while still under mu, so that Close, which takes the
-	// held locks under it too, waits for this release.
-	r.releasing.Add(1)
-	mem.mu.Unlock()
-	defer r.releasing.Done()
+// holdRanOut frees the lock h the Reconciler kept for zone once its hold
+// ran out. It takes no turn: an operation that comes meanwhile takes a lock
+// of its own, and one that reads or updates is not held up by the release.
+func (r *Reconciler) holdRanOut(zone string, h *heldLock) {
 	ctx, cancel := context.WithTimeout(context.Background(), releaseBound)
 	defer cancel()
-	r.warnLockLeft(zone, r.dropHeld(ctx, zone, h))
+	r.warnLockLeft(zone, r.freeLockKind(ctx, zone, h.lk.held))
 }
 
-// dropHeld deletes h's held-lock kind. Its request belongs to no
-// operation's Result.
-func (r *Reconciler) dropHeld(ctx context.Context, zone string, h *heldLock) error {
+// freeLockKind frees a zone lock outside any operation: one kept whose
+// hold ran out, one Close or Forget frees, one an operation whose caller
+// gave up leaves to free. Its requests belong to no operation's Result: an
+// Observer is told of them as an OperationFreeLock of their own.
+func (r *Reconciler) freeLockKind(ctx context.Context, zone, kind string) (err error) {
+	res := Result{Zone: zone}
+	defer r.observed(OperationFreeLock, zone, time.Now(), &res, &err)
 	var t tally
-	return dropLock(ctx, r.server.session(&t), zone, h.lk.held)
+	err = dropLock(ctx, r.server.session(&t), zone, kind)
+	res.Requests = int(t.requests.Load())
+	return err
 }
 
 // warnLockLeft logs err, a kept lock that could not be freed outside any
@@ -159,11 +147,11 @@ func (r *Reconciler) warnLockLeft(zone string, err error) {
 
 // releaseHeld frees the lock the Reconciler keeps for the zone, if any.
 func (r *Reconciler) releaseHeld(ctx context.Context, mem *zoneMemory, zone string) error {
-	h, ok := mem.takeHeld()
+	h, ok := mem.sched.takeHeld()
 	if !ok {
 		return nil
 	}
-	return r.dropHeld(ctx, zone, h)
+	return r.freeLockKind(ctx, zone, h.lk.held)
 }
 
 // Close frees the zone locks the Reconciler keeps between operations
@@ -179,7 +167,7 @@ func (r *Reconciler) Close(ctx context.Context) error {
 	var errs []error
 	r.zones.Range(func(key, value any) bool {
 		mem, zone := value.(*zoneMemory), key.(string)
-		release, err := mem.takeTurn(ctx)
+		release, err := mem.sched.takeTurn(ctx)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("close: wait for the operation on %s in progress: %w", zone, err))
 			return false
@@ -188,8 +176,8 @@ func (r *Reconciler) Close(ctx context.Context) error {
 		if err := r.releaseHeld(ctx, mem, zone); err != nil {
 			errs = append(errs, fmt.Errorf("close: %s: %w", zone, err))
 		}
+		mem.sched.waitFreed()
 		return true
 	})
-	r.releasing.Wait()
 	return errors.Join(errs...)
 }

@@ -34,13 +34,15 @@ func lockKinds(tb testing.TB, srv *pdnstest.Server, zone string) []string {
 // ones read the zone and PATCH. The lock is held all along: another
 // writer's create in the zone is postponed meanwhile, naming the holder.
 // Close frees it at once, and operations after Close free the lock they
-// take.
+// take. The hold runs on the Reconciler's clock, which moves only when
+// the test says so: nothing is freed behind the counts.
 func TestLockHold(t *testing.T) {
 	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
 		t.Parallel()
 		ctx := pdnstest.Context(t)
 		zone := srv.NewZone(t)
-		w, rec := newWriter(t, srv, "dns-operator")
+		frees := newFreeLocks()
+		w, rec, _ := newHoldingWriter(t, srv, "dns-operator", reconcile.WithObserver(frees))
 		other, _ := newWriter(t, srv, "external-dns", reconcile.WithLockHold(0), reconcile.WithLockWait(0))
 		create := func(r *reconcile.Reconciler, name string) reconcile.Result {
 			t.Helper()
@@ -51,12 +53,10 @@ func TestLockHold(t *testing.T) {
 		// Both read the zone whole (under the lock of a first create,
 		// freed at once), so their next creates go straight to the lock.
 		require.Len(t, create(other, "theirs").Applied, 1)
-		reconcile.HoldLock(w, 0, time.Minute)
+		reconcile.HoldLock(w, 0, time.Second)
 		require.Len(t, create(w, "first").Applied, 1)
 		require.Empty(t, lockKinds(t, srv, zone))
-		// Long enough that the counts below do not depend on the
-		// machine's speed.
-		reconcile.HoldLock(w, time.Minute, time.Minute)
+		reconcile.HoldLock(w, reconcile.DefaultLockHold, time.Second)
 		rec.counts.Reset()
 
 		// A create alone: the lock's kind and the metadata, the zone, the
@@ -81,13 +81,19 @@ func TestLockHold(t *testing.T) {
 		}
 		assert.Equal(t, held, lockKinds(t, srv, zone), "one lock, held all along")
 		assert.Zero(t, rec.counts.Method(http.MethodDelete), "never freed meanwhile")
+		frees.none(t, "before Close")
 
 		require.NoError(t, w.Close(ctx))
 		assert.Empty(t, lockKinds(t, srv, zone), "Close frees the lock kept")
+		freed := frees.next(t)
+		assert.Equal(t, zone, freed.Zone)
+		assert.Equal(t, 1, freed.Result.Requests, "Close's free is an event of its own")
+		assert.Equal(t, 1, rec.counts.Method(http.MethodDelete))
 		res = create(w, "after-close")
 		require.Len(t, res.Applied, 1)
 		assert.Equal(t, 4+readsOfOneName(srv, reconcile.OwnershipAuto), res.Requests, "after Close, a create frees its lock")
 		assert.Empty(t, lockKinds(t, srv, zone))
+		frees.none(t, "after Close, in the operation")
 
 		res, err = other.Apply(ctx, zone, pdnstest.MustRRset(t, zone, "theirs-2", "A", 300, "192.0.2.2"))
 		require.NoError(t, err)
@@ -95,41 +101,131 @@ func TestLockHold(t *testing.T) {
 	})
 }
 
-// TestLockHoldRunsOut: a lock kept after a write is freed once
-// WithLockHold passes with no operation needing it; one kept as long as a
-// lock may be is freed by the operation that finds it so, and the
-// Reconciler leaves the zone's lock free a moment before it takes it
-// again, so that a writer waiting for the zone gets it.
+// TestLockHoldRunsOut: a lock kept after a write is freed once the
+// Reconciler's clock passes WithLockHold with no operation needing it, in
+// a request of its own that an Observer is told of. One kept as long as a
+// lock may be is freed where that ends, by its hold or by the operation
+// that finds it so, and the Reconciler leaves the zone's lock free for
+// the rest before it takes it again, so that a writer waiting for the zone
+// gets it. The clock moves only when the test says so, and the rest is
+// read off it: exact, whatever the machine's load.
 func TestLockHoldRunsOut(t *testing.T) {
 	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
 		t.Parallel()
 		ctx := pdnstest.Context(t)
 		zone := srv.NewZone(t)
-		w, rec := newWriter(t, srv, "dns-operator", reconcile.WithLockHold(100*time.Millisecond))
-		_, err := w.Apply(ctx, zone, pdnstest.MustRRset(t, zone, "a", "A", 300, "192.0.2.1"))
-		require.NoError(t, err)
-		require.Eventually(t, func() bool { return rec.counts.Method(http.MethodDelete) == 1 },
-			30*time.Second, 10*time.Millisecond, "the hold runs out: the lock is freed")
+		frees := newFreeLocks()
+		w, rec, clock := newHoldingWriter(t, srv, "dns-operator", reconcile.WithLockHold(100*time.Millisecond),
+			reconcile.WithObserver(frees))
+		create := func(name string) reconcile.Result {
+			t.Helper()
+			res, err := w.Apply(ctx, zone, pdnstest.MustRRset(t, zone, name, "A", 300, "192.0.2.1"))
+			require.NoError(t, err)
+			require.Len(t, res.Applied, 1)
+			return res
+		}
+		create("a")
+		require.Len(t, lockKinds(t, srv, zone), 1)
+		clock.Advance(99 * time.Millisecond)
+		frees.none(t, "before the hold ran out")
+		clock.Advance(time.Millisecond)
+		freed := frees.next(t)
+		require.NoError(t, freed.Err)
+		assert.Equal(t, 1, freed.Result.Requests)
+		assert.Equal(t, 1, rec.counts.Method(http.MethodDelete), "the hold ran out: the lock is freed")
 		assert.Empty(t, lockKinds(t, srv, zone))
 
-		// Kept for a minute after each write, for 300 ms at most in all.
+		// Kept for a minute after each write, for 300 ms at most before
+		// the Reconciler looks whether another writer waits: with no
+		// operation to look, the hold ends at the cap.
 		reconcile.HoldLock(w, time.Minute, 300*time.Millisecond)
-		_, err = w.Apply(ctx, zone, pdnstest.MustRRset(t, zone, "b", "A", 300, "192.0.2.1"))
-		require.NoError(t, err)
+		create("b")
 		require.Len(t, lockKinds(t, srv, zone), 1)
-		time.Sleep(300 * time.Millisecond)
-		res, err := w.Apply(ctx, zone, pdnstest.MustRRset(t, zone, "c", "A", 300, "192.0.2.1"))
-		require.NoError(t, err)
-		require.Len(t, res.Applied, 1)
-		assert.Equal(t, createUnderKeptLock(srv)+1, res.Requests, "under the lock kept, then frees it: too old")
+		clock.Advance(299 * time.Millisecond)
+		frees.none(t, "before the cap")
+		clock.Advance(time.Millisecond)
+		frees.next(t)
+		assert.Empty(t, lockKinds(t, srv, zone), "freed at the cap")
+		assert.Equal(t, 2, rec.counts.Method(http.MethodDelete))
+		// Nobody waits for the zone: the next create takes a lock at once,
+		// without the clock moving.
+		assert.Equal(t, 3+readsOfOneName(srv, reconcile.OwnershipAuto), create("c").Requests, "a new lock, kept")
+
+		// An operation that ends past the cap under the lock kept has not
+		// looked: the lock is kept for the next one, which reads the
+		// zone's metadata too, finds nobody waiting and keeps the lock
+		// as one taken anew. Nothing is freed.
+		clock.Advance(299 * time.Millisecond)
+		rec.onNextPatch(func() { clock.Advance(time.Millisecond) })
+		assert.Equal(t, createUnderKeptLock(srv), create("d").Requests, "under the lock kept")
+		require.Len(t, lockKinds(t, srv, zone), 1)
+		look := 2 - readsOfOneName(srv, reconcile.OwnershipAuto) // the metadata, unless read anyway
+		assert.Equal(t, createUnderKeptLock(srv)+look, create("e").Requests, "under the lock kept, and a look")
+		require.Len(t, lockKinds(t, srv, zone), 1)
+		clock.Advance(299 * time.Millisecond)
+		frees.none(t, "renewed: a new cap")
+		assert.Equal(t, 2, rec.counts.Method(http.MethodDelete), "nothing freed")
+	})
+}
+
+// waitKinds lists the waiting kinds in zone's metadata: writers waiting
+// for its lock.
+func waitKinds(tb testing.TB, srv *pdnstest.Server, zone string) []string {
+	tb.Helper()
+	md, err := srv.Client.Metadata.List(pdnstest.Context(tb), zone)
+	require.NoError(tb, err)
+	var kinds []string
+	for _, m := range md {
+		if m.Kind != nil && strings.HasPrefix(string(*m.Kind), "X-PDNSKIT-W-") {
+			kinds = append(kinds, string(*m.Kind))
+		}
+	}
+	return kinds
+}
+
+// TestLockHoldGivesWayToAWaiter: a writer that waits for a zone whose lock
+// another keeps leaves a waiting kind; the holder's first operation past
+// the cap sees it, frees the lock when done (its DELETE in its Result) and
+// the waiting writer's create goes through. The waiting kind goes with the
+// wait.
+func TestLockHoldGivesWayToAWaiter(t *testing.T) {
+	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
+		t.Parallel()
+		ctx := pdnstest.Context(t)
+		zone := srv.NewZone(t)
+		w, rec, clock := newHoldingWriter(t, srv, "dns-operator")
+		other, _ := newWriter(t, srv, "external-dns", reconcile.WithLockHold(0), reconcile.WithLockWait(time.Minute))
+		reconcile.HoldLock(w, time.Minute, 300*time.Millisecond)
+		create := func(r *reconcile.Reconciler, name string) reconcile.Result {
+			t.Helper()
+			res, err := r.Apply(ctx, zone, pdnstest.MustRRset(t, zone, name, "A", 300, "192.0.2.1"))
+			require.NoError(t, err)
+			require.Len(t, res.Applied, 1, name)
+			return res
+		}
+		create(w, "a")
+		clock.Advance(299 * time.Millisecond)
+		rec.onNextPatch(func() { clock.Advance(time.Millisecond) })
+		create(w, "b") // past the cap, not looked: kept
+		require.Len(t, lockKinds(t, srv, zone), 1)
+
+		theirs := make(chan reconcile.Result, 1)
+		go func() {
+			res, err := other.Apply(ctx, zone, pdnstest.MustRRset(t, zone, "theirs", "A", 300, "192.0.2.2"))
+			assert.NoError(t, err)
+			theirs <- res
+		}()
+		require.Eventually(t, func() bool { return len(waitKinds(t, srv, zone)) == 1 }, 30*time.Second, 10*time.Millisecond,
+			"the other writer waits, and says so")
+
+		res := create(w, "c")
+		assert.Equal(t, createUnderKeptLock(srv)+2-readsOfOneName(srv, reconcile.OwnershipAuto)+1, res.Requests,
+			"under the lock kept, a look, and the lock freed: somebody waits")
+		got := <-theirs
+		assert.Len(t, got.Applied, 1, "the waiting writer's create goes through")
+		assert.Empty(t, got.Postponed)
+		assert.Empty(t, waitKinds(t, srv, zone), "the waiting kind goes with the wait")
 		assert.Empty(t, lockKinds(t, srv, zone))
-		freed := time.Now()
-		res, err = w.Apply(ctx, zone, pdnstest.MustRRset(t, zone, "d", "A", 300, "192.0.2.1"))
-		require.NoError(t, err)
-		require.Len(t, res.Applied, 1)
-		assert.GreaterOrEqual(t, time.Since(freed), 250*time.Millisecond, "the zone rests before the next lock")
-		assert.Equal(t, 3+readsOfOneName(srv, reconcile.OwnershipAuto), res.Requests, "a new lock, kept")
-		require.NoError(t, w.Close(ctx))
 	})
 }
 
@@ -140,8 +236,7 @@ func TestForgetFreesHeldLock(t *testing.T) {
 		t.Parallel()
 		ctx := pdnstest.Context(t)
 		zone := srv.NewZone(t)
-		w, _ := newWriter(t, srv, "dns-operator")
-		reconcile.HoldLock(w, time.Minute, time.Minute)
+		w, _, _ := newHoldingWriter(t, srv, "dns-operator")
 		_, err := w.Apply(ctx, zone, pdnstest.MustRRset(t, zone, "a", "A", 300, "192.0.2.1"))
 		require.NoError(t, err)
 		require.Len(t, lockKinds(t, srv, zone), 1)

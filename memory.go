@@ -11,15 +11,16 @@ import (
 )
 
 // zoneMemory is what a Reconciler remembers about one zone between
-// operations. The turn lets one operation of the zone write at a time. An
-// operation on one name that finds the turn taken reads and decides beside
-// it (op.decideBeside), so what both touch — the known, looked, blocked and
-// refusal records, and the gate and requeue themselves — is guarded by mu;
-// the gate and the requeue are safe for concurrent use on their own. The
-// memo is a Sync's, read and changed in the turn only.
+// operations, and the zone's schedule (schedule.go), which lets one
+// operation of the zone write at a time. An operation on one name that
+// finds the turn taken reads and decides beside it (op.decideBeside), so
+// what both touch — the known, looked, blocked and refusal records, and the
+// gate and requeue themselves — is guarded by mu; the gate and the requeue
+// are safe for concurrent use on their own. The memo is a Sync's, read and
+// changed in the turn only.
 type zoneMemory struct {
-	turn chan struct{}
-	mu   sync.Mutex
+	sched *schedule
+	mu    sync.Mutex
 
 	// absences are the deletion gate's streaks: per key of the writer's
 	// RRsets absent from the desired state, on how many syncs and since
@@ -45,26 +46,15 @@ type zoneMemory struct {
 	blocked map[uint64]struct{}
 	// memo is what the last Sync found when it had nothing to do, or nil.
 	memo *syncMemo
-	// waiting are the Applies waiting for the turn, in the order they
-	// came, which the one that takes it may carry out with its own
-	// (group commit).
-	waiting []*waiter
-	// held is the zone lock kept since the last operation that took it,
-	// or nil, guarded by mu: the hold runs out outside the turn.
-	// restUntil is when the Reconciler may take the lock again after it
-	// kept one as long as it may, read and changed in the turn only
-	// (lock_hold.go).
-	held      *heldLock
-	restUntil time.Time
 }
 
 func newZoneMemory(cfg config) *zoneMemory {
-	m := &zoneMemory{turn: make(chan struct{}, 1)}
+	m := &zoneMemory{sched: newSchedule(cfg.clock, cfg.holdPolicy())}
 	m.reset(cfg)
 	return m
 }
 
-// reset forgets everything but the turn.
+// reset forgets everything but the schedule.
 func (m *zoneMemory) reset(cfg config) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

@@ -38,8 +38,10 @@ type LockEvent struct {
 	// Wait runs from the first attempt to take the lock to holding it or
 	// giving up.
 	Wait time.Duration
-	// Taken is false when the operation gave up: another writer held the
-	// lock for longer than WithLockWait, or the attempt failed.
+	// Taken is false when the operation did not take the lock: another
+	// writer held it for longer than WithLockWait, the attempt failed, or,
+	// found held, the zone read without it showed that the operation had
+	// nothing to send (a create blocked by what the zone holds).
 	Taken bool
 }
 
@@ -56,6 +58,12 @@ const (
 	OperationVerify     Operation = "verify"
 	OperationEnsureZone Operation = "ensure_zone"
 	OperationDeleteZone Operation = "delete_zone"
+	// OperationFreeLock is a zone lock freed outside any other operation:
+	// one kept between operations (WithLockHold) whose hold ran out, one
+	// Close or Forget frees, or one an operation whose context ended left
+	// to free in the background. Its requests are in no other operation's
+	// Result.
+	OperationFreeLock Operation = "free_lock"
 )
 
 // OperationEvent is one operation, when it returns.

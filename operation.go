@@ -420,7 +420,9 @@ func (o *op) lockedRun(ctx context.Context) (err error) {
 	o.readLikeABatch()
 	lk, z, md, err := o.takeLock(ctx)
 	defer o.freeLock(ctx, lk, md, &err)
-	if err != nil {
+	if err != nil || lk.needless {
+		// Needless: found held, the zone read without the lock asked for
+		// nothing to be sent, and the decision is reported already.
 		return err
 	}
 	if lk.contended {
@@ -505,11 +507,13 @@ func (o *op) freeLock(ctx context.Context, lk *lock, md []powerdns.Metadata, err
 	}
 	if ctx.Err() != nil {
 		o.released.Store(true)
+		kind := lk.held
+		lk.held = ""
 		go func() {
 			defer o.endTurn()
 			ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseBound)
 			defer cancel()
-			_ = o.releaseLock(ctx, lk)
+			_ = o.r.freeLockKind(ctx, o.zone, kind)
 		}()
 		return
 	}
@@ -525,7 +529,7 @@ func (o *op) freeLock(ctx context.Context, lk *lock, md []powerdns.Metadata, err
 const releaseBound = 5 * time.Second
 
 // endTurn ends the operation's turn at the zone.
-func (o *op) endTurn() { <-o.mem.turn }
+func (o *op) endTurn() { <-o.mem.sched.turn }
 
 // remember updates the zone's memory after a decision that found nothing
 // to write: refusals that no longer stand are forgotten, and deletion-gate

@@ -116,6 +116,9 @@ type config struct {
 	lockHold      time.Duration
 	// lockHoldMax is maxLockHold but in tests.
 	lockHoldMax time.Duration
+	// replaced are the comment accounts of the tool the writer replaces,
+	// whose comments its writes drop (WithAdoptionReplacing).
+	replaced []string
 }
 
 func defaultConfig() config {
@@ -163,8 +166,12 @@ func WithServerID(id string) Option { return func(c *config) { c.serverID = id }
 // slog.New(logr.ToSlogHandler(log)).
 func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
 
-// WithClock sets the clock the deletion gate and backoff read; tests use a
-// fake one.
+// WithClock sets the clock the deletion gate, requeue pacing, Verify and
+// the zone lock's hold (WithLockHold) read; tests use a fake one. The waits
+// for another writer's lock and between retries of a failed request stay on
+// real time: what they wait for is another process. With a fake clock that
+// moves only when told (backofftest.NewClock), a lock kept after a write is
+// freed once the clock passes its hold, or by Close or Forget.
 func WithClock(clock backoff.Clock) Option { return func(c *config) { c.clock = clock } }
 
 // WithRetry sets how transient failures (network errors, timeouts, 5xx) of
@@ -235,8 +242,33 @@ func WithTakeover() Option { return func(c *config) { c.takeover = true } }
 // or removes that no writer claimed (written by hand, or by the controller
 // before it used this library). Only the keys an operation names are
 // adopted, never anything else: a Sync adopts the keys of its desired
-// state, an Apply or a Remove its one key.
+// state, an Apply or a Remove its one key. Other clients' comments on an
+// adopted RRset stay; WithAdoptionReplacing replaces a named tool's.
 func WithAdoption() Option { return func(c *config) { c.adopt = true } }
+
+// WithAdoptionReplacing is WithAdoption from a tool the writer replaces:
+// it adopts as WithAdoption does, and the RRsets it adopts, and every
+// RRset it writes after, lose the RRset comments of accounts, the
+// accounts that tool writes its comments under (such as the one it
+// records its ownership in), so that users see one note, the library's,
+// and not the old tool's beside it. The comments of every other account
+// are kept as they are, as always.
+//
+// Comments go only where ownership is kept in comments (OwnershipAuto on
+// every backend but LMDB before 5.1, which keeps no comments at all).
+// Where it is kept in zone metadata the Reconciler writes no comments, so
+// the old tool's stay: an adoption there records the claim in metadata
+// and sends no PATCH. An RRset adopted before this option was given keeps
+// them until its next write.
+//
+// Each account is 1 to 200 printable characters of valid UTF-8, and not
+// one of the library's own: anything else is a *ConfigError from New.
+func WithAdoptionReplacing(accounts ...string) Option {
+	return func(c *config) {
+		c.adopt = true
+		c.replaced = append(c.replaced, accounts...)
+	}
+}
 
 // WithAllowed switches off rules that PowerDNS does not enforce itself, for
 // writers whose zones rely on them: WithAllowed(conflict.ALIASAndAddress)
@@ -265,8 +297,10 @@ func WithLockWait(d time.Duration) Option { return func(c *config) { c.lockWait 
 // the zone that needs the lock within d does not take it again: a run of
 // creates pays the lock once. Other writers wait for the zone meanwhile; a
 // lock is kept at most one second in all. 0 frees it after every
-// operation. Call Close when done with the Reconciler; a program that makes
-// one operation and exits must, or set 0.
+// operation. The hold runs on the Reconciler's clock (WithClock); a lock
+// freed when its hold ran out is an Observer's OperationFreeLock. Call
+// Close when done with the Reconciler; a program that makes one operation
+// and exits must, or set 0.
 func WithLockHold(d time.Duration) Option { return func(c *config) { c.lockHold = d } }
 
 // WithDNSAddr sets the host:port Verify queries, such as "192.0.2.1:53" or
@@ -339,6 +373,14 @@ func (c *config) validate() error {
 	}
 	if err := backoff.CheckRequeueOptions(c.requeue...); err != nil {
 		return backoffConfigError("WithRequeue", err)
+	}
+	for _, a := range c.replaced {
+		switch {
+		case a == "" || len(a) > 200 || pdnsapi.HasControl(a) || !utf8.ValidString(a):
+			return &ConfigError{Option: "WithAdoptionReplacing", Reason: fmt.Sprintf("account %q is not 1 to 200 printable characters of valid UTF-8", a)}
+		case a == commentAccount || a == noteAccount:
+			return &ConfigError{Option: "WithAdoptionReplacing", Reason: fmt.Sprintf("account %q is the library's own", a)}
+		}
 	}
 	for _, k := range c.allowed {
 		switch {

@@ -35,6 +35,12 @@ func TestNewRefusesBadConfig(t *testing.T) {
 		"negative wait":              {WithManagedBy("w"), WithLockWait(-time.Second)},
 		"negative hold":              {WithManagedBy("w"), WithLockHold(-time.Second)},
 		"hold over a second":         {WithManagedBy("w"), WithLockHold(2 * time.Second)},
+		"replace no account":         {WithManagedBy("w"), WithAdoptionReplacing("powerdns-operator", "")},
+		"replace a control":          {WithManagedBy("w"), WithAdoptionReplacing("a\nb")},
+		"replace not UTF-8":          {WithManagedBy("w"), WithAdoptionReplacing("caf\xe9")},
+		"replace a long account":     {WithManagedBy("w"), WithAdoptionReplacing(strings.Repeat("a", 201))},
+		"replace our own account":    {WithManagedBy("w"), WithAdoptionReplacing("pdnskit/reconcile")},
+		"replace our note account":   {WithManagedBy("w"), WithAdoptionReplacing("pdnskit/reconcile note")},
 	}
 	for name, opts := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -144,6 +150,22 @@ func TestNewNamesTheBadOption(t *testing.T) {
 	r, err := New("http://127.0.0.1:8081", WithManagedBy("w"))
 	require.NoError(t, err)
 	assert.EqualValues(t, 128<<20, r.cfg.maxResponse, "128 MiB, as WithMaxResponseBytes says")
+}
+
+// TestAdoptionReplacing: naming the accounts of a tool the writer replaces
+// turns adoption on, as WithAdoption does, and names those accounts alone.
+func TestAdoptionReplacing(t *testing.T) {
+	r, err := New("http://127.0.0.1:8081", WithManagedBy("w"), WithAdoptionReplacing("powerdns-operator"), WithAdoptionReplacing("old tool", "ops/ä"))
+	require.NoError(t, err)
+	assert.True(t, r.cfg.adopt)
+	assert.Equal(t, []string{"powerdns-operator", "old tool", "ops/ä"}, r.cfg.replaced)
+	r, err = New("http://127.0.0.1:8081", WithManagedBy("w"), WithAdoptionReplacing())
+	require.NoError(t, err)
+	assert.True(t, r.cfg.adopt, "no account: WithAdoption")
+	assert.Empty(t, r.cfg.replaced)
+	r, err = New("http://127.0.0.1:8081", WithManagedBy("w"), WithAdoption())
+	require.NoError(t, err)
+	assert.Empty(t, r.cfg.replaced, "WithAdoption replaces no comment")
 }
 
 // TestCallOptions: each call's options are applied in order, nil ones

@@ -191,6 +191,21 @@ func splitComments(comments []zonejson.Comment) (stamp ownership, note string, f
 	return stamp, note, foreign
 }
 
+// dropAccounts returns the comments not of accounts: what a write keeps of
+// other clients' comments when it replaces a tool (WithAdoptionReplacing).
+func dropAccounts(comments []powerdns.Comment, accounts []string) []powerdns.Comment {
+	if len(accounts) == 0 {
+		return comments
+	}
+	var kept []powerdns.Comment
+	for _, c := range comments {
+		if c.Account == nil || !slices.Contains(accounts, *c.Account) {
+			kept = append(kept, c)
+		}
+	}
+	return kept
+}
+
 // ownerComment is the comment that records rr's writer and owner.
 func ownerComment(rr *rrset.RRset) powerdns.Comment {
 	content := commentPrefix + rr.ManagedBy

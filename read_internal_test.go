@@ -2,6 +2,7 @@ package reconcile
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -65,7 +66,7 @@ func TestObserve(t *testing.T) {
 
 func TestViewLock(t *testing.T) {
 	now := time.Unix(200_000, 0)
-	own := func(kind string) bool { return kind == "X-PDNSKIT-L-SELF-1" }
+	own := func(kind string) bool { return strings.Contains(kind, "-SELF-") }
 	stamp := func(writer string, at int64) []string {
 		return []string{lockWriter + writer + lockAt + strconv.FormatInt(at, 10)}
 	}
@@ -85,6 +86,17 @@ func TestViewLock(t *testing.T) {
 		{name: "a day old goes", listing: md(append([]string{"X-PDNSKIT-L-OTHER-1"}, stamp("them", 100_000)...)),
 			want: lockView{abandoned: []string{"X-PDNSKIT-L-OTHER-1"}}},
 		{name: "other kinds", listing: md([]string{"SOA-EDIT-API", "DEFAULT"}, []string{"X-PDNSKIT-O-OTHER-1", "writer them"})},
+		{name: "another waits", listing: md(append([]string{"X-PDNSKIT-W-OTHER-3"}, stamp("them", 199_999)...)),
+			want: lockView{waiting: []string{"them"}}},
+		{name: "a waiting kind not whole yet waits", listing: md([]string{"X-PDNSKIT-W-OTHER-3"}),
+			want: lockView{waiting: []string{"another writer"}}},
+		{name: "one holds, another waits", listing: md(append([]string{"X-PDNSKIT-L-OTHER-1"}, stamp("them", 199_990)...),
+			append([]string{"X-PDNSKIT-W-THIRD-1"}, stamp("else", 199_999)...), append([]string{"X-PDNSKIT-W-THIRD-2"}, stamp("else", 199_999)...)),
+			want: lockView{contended: true, holders: []string{"them"}, waiting: []string{"else"}}},
+		{name: "a stale wait is ignored", listing: md(append([]string{"X-PDNSKIT-W-OTHER-3"}, stamp("them", 199_000)...))},
+		{name: "a day-old wait goes", listing: md(append([]string{"X-PDNSKIT-W-OTHER-3"}, stamp("them", 100_000)...)),
+			want: lockView{abandoned: []string{"X-PDNSKIT-W-OTHER-3"}}},
+		{name: "its own wait is no one's", listing: md(append([]string{"X-PDNSKIT-W-SELF-2"}, stamp("me", 199_999)...))},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -40,9 +40,7 @@ type Reconciler struct {
 	writes writeLog
 
 	// closed is set by Close: operations free the zone lock when done.
-	// releasing counts the locks being freed as their hold ran out.
-	closed    atomic.Bool
-	releasing sync.WaitGroup
+	closed atomic.Bool
 }
 
 // New returns a Reconciler for the PowerDNS server whose API is at serverURL
@@ -114,8 +112,8 @@ func (r *Reconciler) Forget(zone string) {
 		return
 	}
 	mem := m.(*zoneMemory)
-	mem.turn <- struct{}{}
-	defer func() { <-mem.turn }()
+	mem.sched.turn <- struct{}{}
+	defer func() { <-mem.sched.turn }()
 	ctx, cancel := context.WithTimeout(context.Background(), releaseBound)
 	defer cancel()
 	r.warnLockLeft(canonical, r.releaseHeld(ctx, mem, canonical))
@@ -130,28 +128,6 @@ func (r *Reconciler) memory(zone string) *zoneMemory {
 	}
 	m, _ := r.zones.LoadOrStore(zone, newZoneMemory(r.cfg))
 	return m.(*zoneMemory)
-}
-
-// tryTurn takes the zone's turn if no operation holds it.
-func (m *zoneMemory) tryTurn() (release func(), ok bool) {
-	select {
-	case m.turn <- struct{}{}:
-		return func() { <-m.turn }, true
-	default:
-		return nil, false
-	}
-}
-
-// takeTurn waits for the zone's turn in this Reconciler: one operation of a
-// zone at a time. Waiting ends with ctx, so an operation never outlives its
-// context, even behind another one stuck on a server that does not answer.
-func (m *zoneMemory) takeTurn(ctx context.Context) (release func(), err error) {
-	select {
-	case m.turn <- struct{}{}:
-		return func() { <-m.turn }, nil
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
 }
 
 // storeFor picks the ownership store for a server of this version whose

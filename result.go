@@ -51,7 +51,11 @@ type Result struct {
 	// Requests counts the API calls the operation made; Patches the
 	// PATCHes among them. An Apply carried out with others (group commit)
 	// counts every request of the batch, which each of its callers counts
-	// too.
+	// too. Left out are the requests that free a zone lock outside the
+	// operation: one the Reconciler kept after it (WithLockHold), freed
+	// when its hold runs out or by Close or Forget, and one freed in the
+	// background after the operation's context ended; an Observer is told
+	// of each as an OperationFreeLock with its own count.
 	Requests, Patches int
 }
 

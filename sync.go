@@ -114,8 +114,8 @@ func (o *op) turnFor(ctx context.Context, body func(context.Context) error) erro
 	var release func()
 	ok := false
 	// An Apply does not overtake Applies waiting for the turn.
-	if !o.batches || !o.mem.queued() {
-		release, ok = o.mem.tryTurn()
+	if !o.batches || !o.mem.sched.queued() {
+		release, ok = o.mem.sched.tryTurn()
 	}
 	if !ok && o.mayDecideBeside() {
 		done, err := o.decideBeside(ctx)
@@ -128,7 +128,7 @@ func (o *op) turnFor(ctx context.Context, body func(context.Context) error) erro
 	}
 	if !ok {
 		var err error
-		if release, err = o.mem.takeTurn(ctx); err != nil {
+		if release, err = o.mem.sched.takeTurn(ctx); err != nil {
 			return o.errorf(fmt.Errorf("wait for the operation on the zone in progress: %w", err))
 		}
 	}

@@ -33,8 +33,11 @@ func TestIncident(t *testing.T) {
 	forEachStore(t, func(t *testing.T, srv *pdnstest.Server, store reconcile.Option) {
 		ctx := pdnstest.Context(t)
 		zone := srv.NewZone(t)
+		// The writers' clock moves only when the test says so: for the
+		// deletion gate, and for the zone lock each keeps after a write.
 		clock := backofftest.NewClock(time.Now())
-		extDNS, extRec := newWriter(t, srv, "external-dns", store, reconcile.WithClock(clock))
+		extFrees := newFreeLocks()
+		extDNS, extRec := newWriter(t, srv, "external-dns", store, reconcile.WithClock(clock), reconcile.WithObserver(extFrees))
 		gwDNS, gwRec := newWriter(t, srv, "gateway-dns", store, reconcile.WithClock(clock))
 
 		hosts := []string{"gw1", "gw2"}
@@ -55,6 +58,10 @@ func TestIncident(t *testing.T) {
 		require.NoError(t, err)
 		require.Len(t, res.Applied, 4)
 		require.True(t, res.Condition().Programmed, res.Condition().Message)
+		// external-dns keeps the zone lock after its creates until its hold
+		// runs out: gateway-dns's create would wait for it.
+		clock.Advance(reconcile.DefaultLockHold)
+		require.NoError(t, extFrees.next(t).Err)
 
 		// gateway-dns wants CNAMEs at the gateway names, and its own host.
 		var cnames []rrset.RRset

@@ -57,7 +57,7 @@ func (o *op) send(ctx context.Context, obs *observation, changes []rrset.Change)
 	}
 	comments := o.store == OwnershipComments
 	us := units(changes, func(c rrset.Change) powerdns.RRset {
-		return patchEntry(c, obs.foreign[c.Key()], comments)
+		return patchEntry(c, dropAccounts(obs.foreign[c.Key()], o.r.cfg.replaced), comments)
 	})
 	patch := func(ctx context.Context, rrsets []powerdns.RRset) error { return o.srv.patch(ctx, o.zone, rrsets) }
 	var out outcome

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -179,4 +180,53 @@ func TestPatchEntryComments(t *testing.T) {
 			assert.Equal(t, tc.want, got)
 		})
 	}
+}
+
+// TestDropAccounts: a write that replaces a tool drops the comments of the
+// accounts named, every one of them, and keeps every other comment as it
+// was, in order; naming none keeps them all.
+func TestDropAccounts(t *testing.T) {
+	comment := func(account, content string) powerdns.Comment {
+		return powerdns.Comment{Account: powerdns.String(account), Content: powerdns.String(content)}
+	}
+	foreign := []powerdns.Comment{
+		comment("powerdns-operator", "managed by powerdns-operator"),
+		comment("ops", "keep me"),
+		comment("powerdns-operator", "a second one"),
+		comment("", "no account"),
+		comment("PowerDNS-Operator", "another spelling is another account"),
+		{Content: powerdns.String("nil account")},
+		comment("old-tool", "x"),
+	}
+	tests := []struct {
+		name     string
+		accounts []string
+		want     []string
+	}{
+		{"none named", nil, []string{"powerdns-operator", "ops", "powerdns-operator", "", "PowerDNS-Operator", "<nil>", "old-tool"}},
+		{"one tool", []string{"powerdns-operator"}, []string{"ops", "", "PowerDNS-Operator", "<nil>", "old-tool"}},
+		{"two tools", []string{"old-tool", "powerdns-operator"}, []string{"ops", "", "PowerDNS-Operator", "<nil>"}},
+		{"an account with no comment", []string{"nobody"}, []string{"powerdns-operator", "ops", "powerdns-operator", "", "PowerDNS-Operator", "<nil>", "old-tool"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, c := range dropAccounts(slices.Clone(foreign), tc.accounts) {
+				if c.Account == nil {
+					got = append(got, "<nil>")
+					continue
+				}
+				got = append(got, *c.Account)
+			}
+			assert.Equal(t, tc.want, got)
+		})
+	}
+	a := rrset.RRset{Name: "www." + testZone, Type: "A", TTL: 300, Records: []string{"192.0.2.1"}, ManagedBy: "me"}
+	e := patchEntry(rrset.Change{Op: rrset.OpUpdate, Old: &rrset.RRset{Name: a.Name, Type: "A", TTL: 300, Records: a.Records}, New: &a},
+		dropAccounts(foreign[:2], []string{"powerdns-operator"}), true)
+	var got []string
+	for _, c := range e.Comments {
+		got = append(got, *c.Account+": "+*c.Content)
+	}
+	assert.Equal(t, []string{"ops: keep me", commentAccount + ": managed-by=me"}, got, "an adoption: the old tool's note replaced by ours")
 }

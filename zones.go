@@ -547,7 +547,7 @@ func (r *Reconciler) DeleteZone(ctx context.Context, zone string, opts ...Delete
 			return o.errorf(err)
 		}
 		// A lock kept for the zone went with it.
-		o.mem.takeHeld()
+		o.mem.sched.takeHeld()
 		o.mem.reset(r.cfg)
 		r.writes.forget(canonical)
 		return nil

@@ -17,8 +17,10 @@
 //   - pdnskit_request_duration_seconds{method}: a histogram of the time from
 //     sending a request to its answer's headers, or to its failure.
 //   - pdnskit_operations_total{operation, reason}: operations that returned;
-//     operation is sync, plan, apply, remove, verify, ensure_zone or
-//     delete_zone, and reason is the reconcile.ConditionReason their Result
+//     operation is sync, plan, apply, remove, verify, ensure_zone,
+//     delete_zone or free_lock (a zone lock kept between operations, freed
+//     when its hold ran out or by Close: requests in no other operation's
+//     Result), and reason is the reconcile.ConditionReason their Result
 //     and error give (Programmed, Conflict, NotOwner, PDNSError, Pending,
 //     InvalidInput, ZoneNotFound).
 //   - pdnskit_operation_duration_seconds{operation}: a histogram of the time
@@ -38,8 +40,9 @@
 //     lock, from the first attempt to holding the lock or giving up. The
 //     label taken is "true" when the operation took the lock and "false"
 //     when it did not: another writer held it past reconcile.WithLockWait
-//     (the operation postponed its writes), the attempt failed, or the
-//     context ended. The count of the taken="false" series is the number of
+//     (the operation postponed its writes), the attempt failed, the
+//     context ended, or the operation found it had nothing to send (a
+//     create blocked by what the zone holds, decided without the lock). The count of the taken="false" series is the number of
 //     waits that ended without the lock.
 //
 // The outcome families (changes, blocked, refused, deferred, postponed)

@@ -109,6 +109,31 @@ func (tl *tally) add(op reconcile.Operation, res reconcile.Result, err error) {
 	tl.postponed += float64(len(res.Postponed))
 }
 
+// frees is an Observer that hands every event to next and keeps the
+// zone locks freed outside the test's operations (OperationFreeLock): a
+// lock kept after a write, freed when its hold ran out or by Close.
+type frees struct {
+	reconcile.Observer
+
+	mu     sync.Mutex
+	events []reconcile.OperationEvent
+}
+
+func (f *frees) ObserveOperation(e reconcile.OperationEvent) {
+	if e.Operation == reconcile.OperationFreeLock {
+		f.mu.Lock()
+		f.events = append(f.events, e)
+		f.mu.Unlock()
+	}
+	f.Observer.ObserveOperation(e)
+}
+
+func (f *frees) all() []reconcile.OperationEvent {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]reconcile.OperationEvent(nil), f.events...)
+}
+
 // byLabel returns the series of family name in m as label value -> value,
 // joining the values of labels with "/".
 func byLabel(t *testing.T, m *metrics.Metrics, name string, labels ...string) map[string]float64 {
@@ -130,7 +155,10 @@ func byLabel(t *testing.T, m *metrics.Metrics, name string, labels ...string) ma
 // TestCountsAgreeWithResults runs Syncs, a Plan, an Apply and a Remove,
 // with a blocked write, a refused one and a deferred delete among them, and
 // compares what the metrics counted with the Results and with the requests
-// the transport saw.
+// the transport saw. The zone lock the Reconciler keeps after a write is
+// freed outside those operations, when its hold runs out or by Close: each
+// such free is an event of its own, whose requests are in no Result, and
+// is counted as such.
 func TestCountsAgreeWithResults(t *testing.T) {
 	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
 		t.Parallel()
@@ -143,13 +171,14 @@ func TestCountsAgreeWithResults(t *testing.T) {
 		require.NoError(t, err)
 
 		m := metrics.New()
+		freed := &frees{Observer: m}
 		transport := &counter{base: http.DefaultTransport, counts: map[[2]string]int{}}
 		r, err := reconcile.New(srv.URL,
 			reconcile.WithAPIKey(srv.APIKey),
 			reconcile.WithManagedBy("gateway-dns"),
 			reconcile.WithHTTPClient(&http.Client{Transport: transport, Timeout: 30 * time.Second}),
 			reconcile.WithDNSAddr(srv.DNSAddr),
-			reconcile.WithObserver(m))
+			reconcile.WithObserver(freed))
 		require.NoError(t, err)
 		want := newTally()
 
@@ -195,6 +224,15 @@ func TestCountsAgreeWithResults(t *testing.T) {
 		require.Len(t, res.Applied, 1)
 		want.add(reconcile.OperationRemove, res, err)
 
+		// Every lock kept is freed, by its hold or here, before counting.
+		require.NoError(t, r.Close(ctx))
+		freeLocks := freed.all()
+		require.NotEmpty(t, freeLocks, "the lock kept after the creates is freed outside any operation")
+		for _, e := range freeLocks {
+			require.NoError(t, e.Err)
+			want.add(reconcile.OperationFreeLock, e.Result, e.Err)
+		}
+
 		seen := transport.snapshot()
 		sent := 0
 		wantRequests := map[string]float64{}
@@ -213,7 +251,7 @@ func TestCountsAgreeWithResults(t *testing.T) {
 		assert.InDelta(t, float64(sent), durations, 0, "one duration per request")
 
 		assert.Equal(t, want.operations, byLabel(t, m, "pdnskit_operations_total", "operation", "reason"))
-		assert.Equal(t, map[string]float64{"sync": 3, "plan": 1, "apply": 1, "remove": 1},
+		assert.Equal(t, map[string]float64{"sync": 3, "plan": 1, "apply": 1, "remove": 1, "free_lock": float64(len(freeLocks))},
 			byLabel(t, m, "pdnskit_operation_duration_seconds", "operation"))
 		assert.Equal(t, want.changes, byLabel(t, m, "pdnskit_changes_total", "op"))
 		assert.Equal(t, map[string]float64{"create": 2, "update": 1, "delete": 1}, want.changes,

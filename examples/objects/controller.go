@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"strings"
+	"time"
 
 	"github.com/pdnskit/reconcile/backoff"
 	"github.com/pdnskit/reconcile/conflict"
@@ -40,6 +41,17 @@ type Status struct {
 	Message  string
 }
 
+// Result is what one reconcile of a gateway comes to: its hostnames'
+// statuses, and when to reconcile it again, as controller-runtime's
+// ctrl.Result{RequeueAfter: res.RequeueAfter} would carry it.
+type Result struct {
+	Statuses []Status
+	// RequeueAfter is when the next check of an object awaiting collection
+	// counts (backoff.Gate's NextIn, on the Gate's own clock): sooner, the
+	// check would change nothing. 0 when no object awaits collection.
+	RequeueAfter time.Duration
+}
+
 // Controller writes one RecordSet object per hostname of a gateway and
 // collects the objects of hostnames it no longer wants. It never talks to
 // PowerDNS; it uses the library's pure packages:
@@ -52,7 +64,9 @@ type Status struct {
 //     own writer (its reference), so that every claimant is named;
 //   - backoff.Gate, so that an object is collected only once its hostname
 //     has been missing on several checks over minutes, with the streak
-//     kept in the object so that a restart does not start it again.
+//     kept in the object so that a restart does not start it again
+//     (Gate.ObserveStored), and the gateway requeued when the next check
+//     counts (Observation.NextIn).
 //
 // With Naive set it behaves as such a controller did before: object names
 // from the hostname as spelled, conflicts looked for only among objects of
@@ -68,7 +82,7 @@ type Controller struct {
 // Reconcile makes the cluster hold the gateway's objects. authority is
 // whether the zone's delegation check passed: without it no hostname is
 // wanted, as in the controller this replays.
-func (c *Controller) Reconcile(gw Gateway, authority bool) []Status {
+func (c *Controller) Reconcile(gw Gateway, authority bool) Result {
 	var statuses []Status
 	wanted := make(map[string]bool)
 	if authority {
@@ -84,8 +98,7 @@ func (c *Controller) Reconcile(gw Gateway, authority bool) []Status {
 			statuses = append(statuses, Status{host, NoAuthority, "the zone's nameservers are not ours"})
 		}
 	}
-	c.collect(gw, wanted)
-	return statuses
+	return Result{Statuses: statuses, RequeueAfter: c.collect(gw, wanted)}
 }
 
 // ensure writes the object for one hostname, unless it would conflict, and
@@ -156,8 +169,9 @@ func objectName(gw Gateway, k rrset.Key) string {
 }
 
 // collect deletes the gateway's objects that are not wanted, once the Gate
-// says they have been missing long enough.
-func (c *Controller) collect(gw Gateway, wanted map[string]bool) {
+// says they have been missing long enough, and returns when the next check
+// of one still waiting counts (0 for none).
+func (c *Controller) collect(gw Gateway, wanted map[string]bool) (requeueAfter time.Duration) {
 	for _, o := range c.Cluster.List() {
 		if o.ManagedBy != c.Writer || o.Source != gw.Ref() {
 			continue
@@ -169,12 +183,17 @@ func (c *Controller) collect(gw Gateway, wanted map[string]bool) {
 			}
 			continue
 		}
-		if observeMissing(c.Gate, &o, !wanted[ref]) {
+		collect, wait := observeMissing(c.Gate, &o, !wanted[ref])
+		if collect {
 			c.Cluster.Delete(ref)
 			continue
 		}
 		c.Cluster.Apply(o)
+		if wait > 0 && (requeueAfter == 0 || wait < requeueAfter) {
+			requeueAfter = wait
+		}
 	}
+	return requeueAfter
 }
 
 // ensureNaive is ensure as it was before: the object named after the

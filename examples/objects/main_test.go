@@ -57,6 +57,15 @@ func TestStory(t *testing.T) {
 		assert.Empty(t, o.Annotations, "authority back: %s keeps no streak", o.Ref())
 	}
 
+	// While objects await collection the gateway is requeued when the next
+	// check counts, a minute after the last (3 checks over 2 minutes);
+	// otherwise not at all.
+	var requeues []time.Duration
+	for _, st := range out.Steps {
+		requeues = append(requeues, st.RequeueAfter)
+	}
+	assert.Equal(t, []time.Duration{0, time.Minute, 0, time.Minute, time.Minute, 0, 0, 0}, requeues)
+
 	// Collected on the third check after the restart, recreated with the
 	// same names, untouched by respelling.
 	assert.Equal(t, []string{api, www}, refs(out.Steps[5].Events, "delete"))
@@ -126,6 +135,7 @@ func TestStoredStreakInput(t *testing.T) {
 	}{
 		{"none", nil, false},
 		{"sustained", map[string]string{annotationMissing: streak(2, now.Add(-time.Hour), now.Add(-time.Hour+time.Minute))}, true},
+		{"complete, from a year-old backup", map[string]string{annotationMissing: streak(3, now.Add(-365*24*time.Hour), now.Add(-365*24*time.Hour+2*time.Minute))}, false},
 		{"last check too recent", map[string]string{annotationMissing: streak(2, now.Add(-time.Hour), now.Add(-time.Second))}, false},
 		{"unparsable", map[string]string{annotationMissing: "yesterday"}, false},
 		{"the old two-annotation form", map[string]string{"dns.example.com/missing-since": now.Add(-time.Hour).Format(time.RFC3339Nano), "dns.example.com/missing-checks": "2"}, false},
@@ -138,7 +148,7 @@ func TestStoredStreakInput(t *testing.T) {
 			gate := backoff.NewGate(3, 2*time.Minute, backoff.WithClock(backofftest.NewClock(now)))
 			o := RecordSet{Namespace: "default", Name: "x", Annotations: tc.annotations}
 			var got bool
-			require.NotPanics(t, func() { got = observeMissing(gate, &o, true) })
+			require.NotPanics(t, func() { got, _ = observeMissing(gate, &o, true) })
 			assert.Equal(t, tc.collect, got)
 			s, ok := storedStreak(&o)
 			assert.True(t, ok, "the streak is stored back")
@@ -157,7 +167,8 @@ func TestReenqueuesCountOnce(t *testing.T) {
 	writes := 0
 	for i := range 10 {
 		before := o.Annotations[annotationMissing]
-		assert.False(t, observeMissing(gate, &o, true), "pass %d", i)
+		collect, _ := observeMissing(gate, &o, true)
+		assert.False(t, collect, "pass %d", i)
 		if o.Annotations[annotationMissing] != before {
 			writes++
 		}
@@ -176,12 +187,12 @@ func TestTwoGatewaysOneHostname(t *testing.T) {
 	web := Gateway{Namespace: "default", Name: "web", Zone: zone, Target: "gw.example.com.", Hostnames: []string{"www.example.com"}}
 	shop := Gateway{Namespace: "shop", Name: "edge", Zone: zone, Target: "edge.example.net.", Hostnames: []string{"WWW.example.com."}}
 
-	assert.Equal(t, Programmed, ctl.Reconcile(web, true)[0].Reason)
-	got := ctl.Reconcile(shop, true)[0]
+	assert.Equal(t, Programmed, ctl.Reconcile(web, true).Statuses[0].Reason)
+	got := ctl.Reconcile(shop, true).Statuses[0]
 	assert.Equal(t, Conflict, got.Reason)
 	assert.Equal(t, "www.example.com. CNAME blocked: held by default/web-cname-aeeb83a606", got.Message)
 	assert.Len(t, cluster.List(), 1)
-	assert.Equal(t, Programmed, ctl.Reconcile(web, true)[0].Reason, "the first claimant keeps its object")
+	assert.Equal(t, Programmed, ctl.Reconcile(web, true).Statuses[0].Reason, "the first claimant keeps its object")
 }
 
 func TestRun(t *testing.T) {
@@ -217,7 +228,7 @@ func TestHostnamesAsGatewaysSpellThem(t *testing.T) {
 	ctl := &Controller{Writer: writer, Cluster: cluster, Gate: backoff.NewGate(3, 2*time.Minute)}
 	gw := Gateway{Namespace: "default", Name: "web", Zone: zone, Target: "gw.example.com.",
 		Hostnames: []string{"api.example.com", "API.example.com.", "shop.example.org", "www"}}
-	got := ctl.Reconcile(gw, true)
+	got := ctl.Reconcile(gw, true).Statuses
 	require.Len(t, got, 4)
 	assert.Equal(t, Programmed, got[0].Reason)
 	assert.Equal(t, Programmed, got[1].Reason, "one name, two spellings")

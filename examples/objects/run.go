@@ -56,6 +56,9 @@ func report(w io.Writer, naive bool, out Outcome) {
 			}
 			fmt.Fprintln(w, line)
 		}
+		if st.RequeueAfter > 0 {
+			fmt.Fprintf(w, "   requeue after %s (the next check that counts)\n", st.RequeueAfter)
+		}
 	}
 	fmt.Fprintf(w, "\nChecks:\n")
 	for _, c := range out.Checks {

@@ -26,7 +26,10 @@ type Step struct {
 	Title    string
 	At       time.Time
 	Statuses []Status
-	Events   []Event
+	// RequeueAfter is the reconcile's requeue: when the next check of an
+	// object awaiting collection counts.
+	RequeueAfter time.Duration
+	Events       []Event
 	// Objects is what the cluster holds afterwards.
 	Objects []RecordSet
 }
@@ -80,11 +83,18 @@ func replay(naive bool) Outcome {
 
 	var out Outcome
 	step := func(title string, authority bool) {
-		st := Step{Title: title, At: clock.Now(), Statuses: ctl.Reconcile(gw, authority)}
+		res := ctl.Reconcile(gw, authority)
+		st := Step{Title: title, At: clock.Now(), Statuses: res.Statuses, RequeueAfter: res.RequeueAfter}
 		st.Events = cluster.Events()
 		st.Objects = cluster.List()
 		out.Steps = append(out.Steps, st)
-		clock.Advance(time.Minute)
+		// The next reconcile comes when the controller asked for it, or a
+		// minute later when it asked for none (a watch event).
+		if res.RequeueAfter > 0 {
+			clock.Advance(res.RequeueAfter)
+		} else {
+			clock.Advance(time.Minute)
+		}
 	}
 	step("gateway default/web wants CNAMEs at its four hostnames", true)
 	step("a nameserver flap: one check without authority", false)

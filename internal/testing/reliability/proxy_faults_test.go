@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 
 	"github.com/pdnskit/reconcile"
 	"github.com/pdnskit/reconcile/backoff"
+	"github.com/pdnskit/reconcile/backoff/backofftest"
 	pdnserrors "github.com/pdnskit/reconcile/errors"
 	"github.com/pdnskit/reconcile/internal/pdnsapi"
 	"github.com/pdnskit/reconcile/internal/testing/faultproxy"
@@ -562,14 +564,21 @@ func runProxyCase(t *testing.T, srv *pdnstest.Server, store reconcile.OwnershipS
 
 // TestSyncBehindAHungSync: a Sync of a zone whose previous Sync is stuck on
 // a server that answers neither its PATCH nor the release of the zone lock
-// returns by its own context, and so does the stuck one.
+// returns by its own context, and so does the stuck one, while the release
+// goes on in the background, an OperationFreeLock of its own. What is
+// judged is the order of events, not their time: the stuck Sync can only
+// end by its context, which the test ends once the queued one returned;
+// the Reconciler's clock moves only when told, so the zone lock the first
+// Sync keeps stays kept, and the stuck Sync goes on with it.
 func TestSyncBehindAHungSync(t *testing.T) {
 	t.Parallel()
 	eachServerAtOnce(t, func(t *testing.T, srv *pdnstest.Server) {
 		ctx := pdnstest.Context(t)
 		zone := srv.NewZone(t)
 		p := startProxy(t, srv)
-		w := writer(t, srv, p.URL, "external-dns", fastRetry())
+		frees := make(chan reconcile.OperationEvent, 16)
+		w := writer(t, srv, p.URL, "external-dns", fastRetry(),
+			reconcile.WithClock(backofftest.NewClock(time.Now())), reconcile.WithObserver(freeObserver(frees)))
 		// A first Sync without faults, so that the stuck one goes
 		// straight to its PATCH.
 		syncRequeued(ctx, t, w, zone, []rrset.RRset{pdnstest.MustRRset(t, zone, "www", "A", 300, "192.0.2.1")})
@@ -581,30 +590,32 @@ func TestSyncBehindAHungSync(t *testing.T) {
 
 		type ended struct {
 			err      error
-			elapsed  time.Duration
 			requeued int
 		}
 		stuck := make(chan ended, 1)
+		var unstickMu sync.Mutex
+		var unstick context.CancelFunc
 		go func() {
 			// The Sync that gets stuck on its PATCH is the one judged.
 			// One that ended before its PATCH (4.7.3 on gsqlite3 under
-			// load answers the zone lock's POST 500 "database is locked",
-			// each answer taking a second or more: retries, or the
-			// context, end the Sync) is requeued, as a controller would,
+			// load answers the zone lock's POST 500 "database is locked":
+			// retries end the Sync) is requeued, as a controller would,
 			// with a context of its own.
 			for i := 0; ; i++ {
-				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+				attempt, cancel := context.WithCancel(ctx)
+				unstickMu.Lock()
+				unstick = cancel
+				unstickMu.Unlock()
 				sent := p.Count(http.MethodPatch, faultproxy.ZonePath)
-				began := time.Now()
-				_, err := w.Sync(ctx, zone, want)
-				elapsed := time.Since(began)
-				cancel()
+				_, err := w.Sync(attempt, zone, want)
 				reached := p.Count(http.MethodPatch, faultproxy.ZonePath) > sent
-				if !reached && (pdnserrors.IsRetryable(err) || errors.Is(err, context.DeadlineExceeded)) && i < requeues {
+				if !reached && pdnserrors.IsRetryable(err) && i < requeues {
+					cancel()
 					t.Logf("Sync requeued before its PATCH: %v", err)
 					continue
 				}
-				stuck <- ended{err, elapsed, i}
+				stuck <- ended{err, i}
+				cancel()
 				return
 			}
 		}()
@@ -612,35 +623,66 @@ func TestSyncBehindAHungSync(t *testing.T) {
 		require.Eventually(t, func() bool { return p.Count(http.MethodPatch, faultproxy.ZonePath) > patches },
 			time.Minute, time.Millisecond, "the first Sync reaches its PATCH")
 		// Then the release of the zone lock hangs too (a DELETE of the
-		// lock's metadata kind). Not before: a requeued Sync that ran out
-		// of its context before its PATCH frees the lock in the background,
-		// and a hung release would keep the zone's turn, and the lock, from
-		// every later attempt.
+		// lock's metadata kind). Not before: a requeued Sync would free
+		// the lock in the background, and a hung release would keep the
+		// zone's turn, and the lock, from every later attempt.
 		releases := p.Count(http.MethodDelete, faultproxy.MetadataPath)
 		p.Inject(faultproxy.Rule{Method: http.MethodDelete, Path: faultproxy.MetadataPath, Fault: faultproxy.Hang()})
 		queuedCtx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
 		defer cancel()
-		began := time.Now()
 		_, err := w.Sync(queuedCtx, zone, want)
-		queued := time.Since(began)
-		first := <-stuck
+		require.ErrorIs(t, err, context.DeadlineExceeded, "the queued Sync returns by its own context")
+		select {
+		case first := <-stuck:
+			t.Fatalf("the stuck Sync ended before its context did: %v", first.err)
+		default:
+		}
+
+		// The stuck Sync's caller gives up: it returns at once, and the
+		// lock's release goes on in the background, where it hangs.
+		unstickMu.Lock()
+		unstick()
+		unstickMu.Unlock()
+		var first ended
+		select {
+		case first = <-stuck:
+		case <-time.After(time.Minute):
+			t.Fatal("the stuck Sync did not return when its context ended")
+		}
 		if first.requeued > 0 {
 			t.Logf("the stuck Sync was requeued %d time(s) before it reached its PATCH", first.requeued)
 		}
+		freedBefore := len(frees)
 		reliability.Record(t, reliability.Outcome{
-			Group: "proxy", Fault: "a second Sync (context 200ms) queued behind a Sync stuck on PATCH and lock release (context 2s)",
+			Group: "proxy", Fault: "a second Sync (context 200ms) queued behind a Sync stuck on PATCH and lock release, whose caller then gives up",
 			Server: srv.Name(),
-			Result: fmt.Sprintf("queued Sync: %s after %s; stuck Sync: %s after %s", classOf(queuedCtx, err), queued.Round(time.Millisecond),
-				cause(first.err), first.elapsed.Round(time.Millisecond)),
-			Elapsed: queued,
+			Result: fmt.Sprintf("queued Sync: %s, before the stuck one; stuck Sync: %s once its context ended, its lock's release still hung (%d freed before)",
+				classOf(queuedCtx, err), cause(first.err), freedBefore),
 		})
-		require.ErrorIs(t, err, context.DeadlineExceeded)
-		assert.Less(t, queued, 900*time.Millisecond)
-		require.ErrorIs(t, first.err, context.DeadlineExceeded)
-		assert.Less(t, first.elapsed, 3*time.Second)
+		require.ErrorIs(t, first.err, context.Canceled)
+		assert.Zero(t, freedBefore, "the stuck Sync returned while its lock's release hung")
 		// The stuck Sync held the lock: its release, in the background,
-		// reached the proxy and hangs there.
-		assert.Eventually(t, func() bool { return p.Count(http.MethodDelete, faultproxy.MetadataPath) > releases },
-			2*time.Second, 10*time.Millisecond, "the lock's release was sent")
+		// reached the proxy and hangs there, until its bound.
+		require.Eventually(t, func() bool { return p.Count(http.MethodDelete, faultproxy.MetadataPath) > releases },
+			time.Minute, 10*time.Millisecond, "the lock's release was sent")
+		select {
+		case freed := <-frees:
+			assert.Equal(t, 1, freed.Result.Requests)
+			assert.Error(t, freed.Err, "the hung release gave up at its bound")
+		case <-time.After(time.Minute):
+			t.Fatal("the hung release never ended")
+		}
 	})
+}
+
+// freeObserver hands the zone locks a Reconciler frees outside its
+// operations (reconcile.OperationFreeLock) to frees.
+type freeObserver chan<- reconcile.OperationEvent
+
+func (freeObserver) ObserveRequest(reconcile.RequestEvent) {}
+func (freeObserver) ObserveLock(reconcile.LockEvent)       {}
+func (f freeObserver) ObserveOperation(e reconcile.OperationEvent) {
+	if e.Operation == reconcile.OperationFreeLock {
+		f <- e
+	}
 }
