@@ -43,6 +43,8 @@ func TestCondition(t *testing.T) {
 			assert.Equal(t, c.want, got.Reason)
 			assert.Equal(t, c.progd, got.Programmed)
 			assert.Contains(t, got.Message, c.expect)
+			assert.Equal(t, map[bool]string{true: "True", false: "False"}[c.progd], got.Status(),
+				"metav1.ConditionStatus's spelling")
 		})
 	}
 	failed := ConditionFor(Result{}, errors.New("read zone: connection refused"))

@@ -22,6 +22,23 @@ func TestValidOwner(t *testing.T) {
 	}
 }
 
+// TestNewStamp: an owner that cannot be stored is an *InputError naming
+// the zone and the owner, before any request; no owner is no check.
+func TestNewStamp(t *testing.T) {
+	st, err := newStamp(testZone, "me", "ns/obj")
+	require.NoError(t, err)
+	assert.Equal(t, stamp{writer: "me", owner: "ns/obj"}, st)
+	_, err = newStamp(testZone, "me", "")
+	require.NoError(t, err)
+
+	_, err = newStamp(testZone, "me", "has space")
+	var in *InputError
+	require.ErrorAs(t, err, &in)
+	assert.Equal(t, testZone, in.Zone)
+	assert.Contains(t, err.Error(), testZone)
+	assert.Contains(t, err.Error(), `"has space"`)
+}
+
 // TestDesiredComment: a desired RRset keeps its comment through
 // canonicalisation; one that cannot be written is an *InputError; two
 // spellings of one key with different comments are refused.

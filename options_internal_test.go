@@ -3,6 +3,7 @@ package reconcile
 import (
 	"errors"
 	"math"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -170,6 +171,22 @@ func TestAdoptionReplacing(t *testing.T) {
 
 // TestCallOptions: each call's options are applied in order, nil ones
 // skipped, and WithOwner serves every call that records an owner.
+// TestOptionsReachTheConfig: each option sets what it names, and nothing
+// is on unless asked.
+func TestOptionsReachTheConfig(t *testing.T) {
+	hc := &http.Client{}
+	c := defaultConfig()
+	assert.False(t, c.upsertOnly || c.takeover, "off by default")
+	for _, o := range []Option{WithHTTPClient(hc), WithServerID("other"), WithFullRead(time.Minute), WithUpsertOnly(), WithTakeover()} {
+		o(&c)
+	}
+	assert.Same(t, hc, c.httpClient)
+	assert.Equal(t, "other", c.serverID)
+	assert.Equal(t, time.Minute, c.fullRead)
+	assert.True(t, c.upsertOnly)
+	assert.True(t, c.takeover)
+}
+
 func TestCallOptions(t *testing.T) {
 	sc := newSyncConfig([]SyncOption{nil, ForceDeletes(), WithOwner("a"), Teardown(), WithOwner("b")})
 	assert.Equal(t, syncConfig{forceDeletes: true, teardown: true, owner: "b"}, sc)

@@ -1,6 +1,7 @@
 package reconcile
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -201,4 +202,33 @@ func TestScheduleKeepsNothing(t *testing.T) {
 	assert.False(t, s.keep(waited, expiries(nil).expire))
 	assert.True(t, s.yielding())
 	assert.Zero(t, clock.Pending())
+}
+
+// TestScheduleTurn: one operation of a zone at a time; a try fails while
+// the turn is taken, a wait ends with its context, and a released turn is
+// taken again.
+func TestScheduleTurn(t *testing.T) {
+	s := newSchedule(backofftest.NewClock(t0), holdPolicy{})
+	release, ok := s.tryTurn()
+	require.True(t, ok)
+	_, ok = s.tryTurn()
+	assert.False(t, ok, "the turn is taken")
+
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	_, err := s.takeTurn(ctx)
+	assert.ErrorIs(t, err, context.Canceled, "a wait ends with its context")
+
+	release()
+	again, err := s.takeTurn(t.Context())
+	require.NoError(t, err)
+	again()
+
+	assert.False(t, s.queued())
+	w := &waiter{ctx: t.Context()}
+	s.enqueue(w)
+	assert.True(t, s.queued())
+	assert.True(t, s.dequeue(w))
+	assert.False(t, s.dequeue(w), "dropped once")
+	assert.False(t, s.queued())
 }
