@@ -72,6 +72,7 @@ func TestProxyHugeAnswers(t *testing.T) {
 					before, after, dropped := faultScenario(t, zone)
 					seed := writer(t, srv, srv.URL, "external-dns")
 					syncRequeued(ctx, t, seed, zone, before)
+					require.NoError(t, seed.Close(ctx)) // its kept lock freed before the Sync measured
 					p := startProxy(t, srv)
 					w := writer(t, srv, p.URL, "external-dns", reconcile.WithDeletionGate(1, 0), reconcile.WithDeleteGuard(1, 0), fastRetry())
 					// A Sync with nothing to do first: the store is detected,
@@ -148,6 +149,7 @@ func TestWriteRedirected(t *testing.T) {
 				before, after, _ := faultScenario(t, zone)
 				seed := writer(t, srv, srv.URL, "external-dns")
 				syncRequeued(ctx, t, seed, zone, before)
+				require.NoError(t, seed.Close(ctx)) // its kept lock freed before the Sync measured
 				initial := readState(t, srv, zone)
 
 				p := startProxy(t, srv)

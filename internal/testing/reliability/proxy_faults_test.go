@@ -423,6 +423,10 @@ func runProxyCase(t *testing.T, srv *pdnstest.Server, store reconcile.OwnershipS
 	before, after, dropped := faultScenario(t, zone)
 	seed := writer(t, srv, srv.URL, "external-dns", reconcile.WithOwnershipStore(store))
 	syncRequeued(ctx, t, seed, zone, before)
+	// The seed's zone lock, kept after its write, is freed now: the Sync
+	// under test would otherwise find the zone locked by another
+	// Reconciler and wait for it, with requests the case does not count.
+	require.NoError(t, seed.Close(ctx))
 	initial := readState(t, srv, zone)
 
 	p := startProxy(t, srv)
@@ -507,7 +511,11 @@ func runProxyCase(t *testing.T, srv *pdnstest.Server, store reconcile.OwnershipS
 		assert.GreaterOrEqual(t, counted, c.attempts, "attempts at the proxy")
 		for i, s := range run.syncs {
 			n, own := s.count(c.method, c.path)
-			assert.LessOrEqual(t, n, c.attempts+c.slack+own, "attempts of Sync %d at the proxy", i+1)
+			if !assert.LessOrEqual(t, n, c.attempts+c.slack+own, "attempts of Sync %d at the proxy", i+1) {
+				for _, r := range s.reqs {
+					t.Logf("Sync %d sent %s %s: %d %s", i+1, r.Method, r.Path, r.Status, r.Fault)
+				}
+			}
 		}
 	}
 	for i, s := range run.syncs {
