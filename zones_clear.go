@@ -49,9 +49,6 @@ func (s ZoneSpec) value(f ZoneField) string {
 	return ""
 }
 
-// clears reports whether the spec empties f.
-func (s ZoneSpec) clears(f ZoneField) bool { return slices.Contains(s.Clear, f) }
-
 // canonicalClear checks the spec's Clear and returns it sorted in the order
 // of differences, each field once: a field the spec both sets and clears,
 // or one that is not a ZoneField, is an *InputError.
