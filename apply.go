@@ -90,6 +90,14 @@ func (r *Reconciler) Apply(ctx context.Context, zone string, rr rrset.RRset, opt
 // RRset to another (a handover) does not delete it from under that one, and
 // has nothing left to remove.
 //
+// The zone apex's SOA and NS RRsets are never deleted: a Remove of either
+// is Blocked (conflict.ApexRequired, condition reason InvalidInput, the
+// refusal requeue interval) with no PATCH, since a zone without its SOA is
+// one PowerDNS no longer serves and DeleteZone refuses. An object that
+// manages the apex (an "soa" or "ns" record set) changes its contents
+// through Apply; when it goes, the zone keeps them until DeleteZone, so a
+// controller lets such an object go on ApexRequired.
+//
 // As for Sync and Apply, the Result is valid with an error: a
 // controller-runtime Reconcile publishes ConditionFor(res, err) in its
 // status and returns ctrl.Result{RequeueAfter: res.RequeueAfter} with a nil

@@ -114,7 +114,9 @@ type decision struct {
 //
 //  1. rrset.Diff of desired and live, for the writer, narrowed to the
 //     operation's keys; an explicit delete of another writer's RRset, or
-//     of one no writer holds without adoption, is blocked (Remove);
+//     of one no writer holds without adoption, is blocked (Remove); a
+//     delete of the apex SOA or NS is dropped, and blocked when asked for
+//     (conflict.ApexRequired);
 //  2. the deletion policy holds back deletes of absent RRsets that are not
 //     asked for: upsert-only, the sustained-absence gate, the delete guard
 //     (decide_deletes.go);
@@ -129,10 +131,6 @@ func decide(in intent, obs *observation, ru rules, rec recall) decision {
 	desired := withLiveSerial(in.desired, obs)
 	plan := rrset.Diff(desired, live, ru.writer)
 	var d decision
-	if in.keys == nil {
-		apex := live.Zone()
-		plan.Changes = slices.DeleteFunc(plan.Changes, func(c rrset.Change) bool { return isApexFrame(apex, c) })
-	}
 	if in.keys != nil {
 		plan.Changes = slices.DeleteFunc(plan.Changes, func(c rrset.Change) bool {
 			return !in.inScope(c.Key()) || in.othersOwn(c)
@@ -140,6 +138,18 @@ func decide(in intent, obs *observation, ru rules, rec recall) decision {
 		// Deletes come first in a plan.
 		plan.Changes = append(d.explicitDeletes(in, obs, ru), plan.Changes...)
 	}
+	// A zone keeps its apex SOA and NS: a Sync or a Teardown leaves them
+	// without a word, a Remove that names one is blocked.
+	apex := live.Zone()
+	plan.Changes = slices.DeleteFunc(plan.Changes, func(c rrset.Change) bool {
+		if !isApexFrame(apex, c) {
+			return false
+		}
+		if in.keys != nil {
+			d.blocked = append(d.blocked, conflict.Conflict{Key: c.Key(), Kind: conflict.ApexRequired, RRset: *c.Old, With: []rrset.RRset{*c.Old}})
+		}
+		return true
+	})
 
 	plan, d.deferred = holdDeletes(plan, in, obs, ru, rec)
 
@@ -212,7 +222,7 @@ func versionRefusal(c rrset.Change, version string) (Refusal, bool) {
 	}}}, true
 }
 
-// isApexFrame reports a delete of the apex SOA or NS, which a Sync never
+// isApexFrame reports a delete of the apex SOA or NS, which no operation
 // makes: a zone without them is broken, not emptied (DeleteZone removes a
 // zone), and a writer holds them when EnsureZone created its zone.
 func isApexFrame(apex string, c rrset.Change) bool {

@@ -345,3 +345,52 @@ func TestWithLiveSerial(t *testing.T) {
 	require.Len(t, d.plan.Changes, 1, "without SOA-EDIT-API the serial is written as asked")
 	assert.Equal(t, sameButSerial.Records, d.plan.Changes[0].New.Records)
 }
+
+// TestDecideKeepsTheApex: no operation deletes the apex SOA or NS, even the
+// writer's own: a Sync whose desired state lacks them (the gate open) and a
+// Teardown leave them without a word, a Remove that names one is blocked
+// as ApexRequired, adopting or not, and the rest of the plan still goes.
+func TestDecideKeepsTheApex(t *testing.T) {
+	soa := rr(t, "me/zone", "@", "SOA", "ns1.example.net. hostmaster.example.com. 1 10800 3600 604800 3600")
+	ns := rr(t, "me/zone", "@", "NS", "ns1.example.net.", "ns2.example.net.")
+	www := rr(t, "me", "www", "A", "192.0.2.1")
+	cases := []struct {
+		name  string
+		in    intent
+		live  []rrset.RRset
+		adopt bool
+		want  []string
+	}{
+		{name: "sync", in: intent{desired: setOf(t)}, live: []rrset.RRset{soa, ns, www}, want: []string{"delete www A"}},
+		{name: "teardown", in: intent{desired: setOf(t), deletes: deleteNow}, live: []rrset.RRset{soa, ns, www}, want: []string{"delete www A"}},
+		{name: "remove the SOA", in: intent{desired: setOf(t), keys: []rrset.Key{soa.Key()}, deletes: deleteNow}, live: []rrset.RRset{soa, ns},
+			want: []string{"blocked example.com. SOA ApexRequired"}},
+		{name: "remove the SOA as its owner", in: intent{desired: setOf(t), keys: []rrset.Key{soa.Key()}, deletes: deleteNow, owner: "zone"}, live: []rrset.RRset{soa, ns},
+			want: []string{"blocked example.com. SOA ApexRequired"}},
+		{name: "remove the NS", in: intent{desired: setOf(t), keys: []rrset.Key{ns.Key()}, deletes: deleteNow}, live: []rrset.RRset{soa, ns},
+			want: []string{"blocked example.com. NS ApexRequired"}},
+		{name: "remove an NS no writer holds, adopting", in: intent{desired: setOf(t), keys: []rrset.Key{ns.Key()}, deletes: deleteNow},
+			live: []rrset.RRset{soa, rr(t, "", "@", "NS", "ns1.example.net.")}, adopt: true,
+			want: []string{"blocked example.com. NS ApexRequired"}},
+		{name: "remove an NS that is gone", in: intent{desired: setOf(t), keys: []rrset.Key{ns.Key()}, deletes: deleteNow}, live: []rrset.RRset{soa},
+			want: nil},
+		{name: "apply changes the NS", in: intent{desired: setOf(t, rr(t, "me/ns", "@", "NS", "ns3.example.net.")), keys: []rrset.Key{ns.Key()}},
+			live: []rrset.RRset{soa, ns}, want: []string{"update example.com. NS", "handover example.com. zone -> ns"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ru := defaultRules()
+			if c.adopt {
+				ru = ru.adopting()
+			}
+			obs := &observation{set: setOf(t, c.live...), claims: readClaims(nil, "me", readScope{})}
+			open := &memory{open: map[rrset.Key]bool{soa.Key(): true, ns.Key(): true, www.Key(): true}}
+			d := decide(c.in, obs, ru, open)
+			assert.Equal(t, c.want, summary(d))
+			for _, b := range d.blocked {
+				assert.True(t, b.Kind.Intrinsic(), "only the caller can lift it")
+				assert.Equal(t, ReasonInvalidInput, Result{Blocked: d.blocked}.Condition().Reason)
+			}
+		})
+	}
+}

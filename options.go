@@ -274,7 +274,7 @@ func WithAdoptionReplacing(accounts ...string) Option {
 // writers whose zones rely on them: WithAllowed(conflict.ALIASAndAddress)
 // lets an ALIAS stand next to A and AAAA at one name. Naming a rule PowerDNS
 // enforces, or an ownership rule (NotOwner; Unowned, which WithAdoption
-// governs), is a *ConfigError from New.
+// governs), or ApexRequired, is a *ConfigError from New.
 func WithAllowed(kinds ...conflict.Kind) Option {
 	return func(c *config) { c.allowed = append(c.allowed, kinds...) }
 }
@@ -386,6 +386,8 @@ func (c *config) validate() error {
 		switch {
 		case k == conflict.NotOwner || k == conflict.Unowned:
 			return &ConfigError{Option: "WithAllowed", Reason: string(k) + " is ownership, not a rule to switch off (WithAdoption takes RRsets no writer holds)"}
+		case k == conflict.ApexRequired:
+			return &ConfigError{Option: "WithAllowed", Reason: string(k) + " keeps a zone whole, not a rule to switch off (DeleteZone removes a zone)"}
 		case k.EnforcedByPowerDNS():
 			return &ConfigError{Option: "WithAllowed", Reason: string(k) + " is enforced by PowerDNS itself: allowing it would only turn blocks into refusals"}
 		case !k.Known():

@@ -31,6 +31,7 @@ func TestNewRefusesBadConfig(t *testing.T) {
 		"key with newline":           {WithManagedBy("w"), WithAPIKey("se\ncret")},
 		"allow enforced":             {WithManagedBy("w"), WithAllowed(conflict.CNAMEAndOtherData)},
 		"allow ownership":            {WithManagedBy("w"), WithAllowed(conflict.NotOwner)},
+		"allow apex deletes":         {WithManagedBy("w"), WithAllowed(conflict.ApexRequired)},
 		"allow unknown":              {WithManagedBy("w"), WithAllowed(conflict.Kind("Whatever"))},
 		"negative resync":            {WithManagedBy("w"), WithResync(-time.Second)},
 		"negative wait":              {WithManagedBy("w"), WithLockWait(-time.Second)},

@@ -42,6 +42,14 @@ type ZoneSpec struct {
 	// Catalog is the producer zone whose catalog lists this zone
 	// (PowerDNS 4.7 or later).
 	Catalog string
+	// Clear lists the properties to make empty, where an empty field
+	// above leaves the zone's value as it is: ZoneCatalog takes the zone
+	// out of its catalog, ZoneAccount empties its account. A zone created
+	// has them empty; an existing zone that holds one reports it in
+	// ZoneResult.Differences (an empty Want), and UpdateZone empties it.
+	// A field both set and cleared is an *InputError. Masters cannot be
+	// cleared: the API client omits an empty list from its PUT.
+	Clear []ZoneField
 }
 
 // ZoneResult is what EnsureZone found or did.
@@ -330,6 +338,11 @@ func (s ZoneSpec) canonical(zone string) (ZoneSpec, error) {
 		sort.Strings(out.Masters)
 		out.Masters = slices.Compact(out.Masters)
 	}
+	cleared, err := s.canonicalClear(zone)
+	if err != nil {
+		return s, err
+	}
+	out.Clear = cleared
 	return out, nil
 }
 
@@ -362,6 +375,7 @@ func (s ZoneSpec) api(zone string) powerdns.Zone {
 	if s.Catalog != "" {
 		z.Catalog = powerdns.String(s.Catalog)
 	}
+	s.clearAtCreate(&z)
 	return z
 }
 
@@ -457,7 +471,7 @@ func (s ZoneSpec) differences(zone string, z *powerdns.Zone) []ZoneDifference {
 		sort.Strings(have)
 		diff("masters", strings.Join(s.Masters, ","), strings.Join(have, ","))
 	}
-	return out
+	return append(out, s.clearedDifferences(z)...)
 }
 
 // DeleteZoneOption changes one DeleteZone. ForceDeleteZone and WithOwner

@@ -179,3 +179,33 @@ func TestOthersInOwner(t *testing.T) {
 	both := &ZoneInUseError{Zone: testZone, Owner: "cluster/example", Writers: []string{"a", "b"}, RRsets: 3}
 	assert.Equal(t, "reconcile: zone "+testZone+" is held by cluster/example (its SOA) and still holds 3 RRset(s) of a, b: not deleted (ForceDeleteZone deletes it anyway)", both.Error())
 }
+
+// TestZoneSpecClear: Clear is checked and put in the order of differences,
+// each field once; a field set and cleared, or no ZoneField, is an
+// *InputError.
+func TestZoneSpecClear(t *testing.T) {
+	got, err := ZoneSpec{Clear: []ZoneField{ZoneCatalog, ZoneAccount, ZoneCatalog, ZoneSOAEditAPI}}.canonical("example.com.")
+	require.NoError(t, err)
+	assert.Equal(t, []ZoneField{ZoneSOAEditAPI, ZoneAccount, ZoneCatalog}, got.Clear)
+
+	for name, spec := range map[string]ZoneSpec{
+		"account set and cleared":      {Account: "a", Clear: []ZoneField{ZoneAccount}},
+		"catalog set and cleared":      {Catalog: "cat.example.", Clear: []ZoneField{ZoneCatalog}},
+		"soa_edit_api set and cleared": {SOAEditAPI: "DEFAULT", Clear: []ZoneField{ZoneSOAEditAPI}},
+		"soa_edit set and cleared":     {SOAEdit: "EPOCH", Clear: []ZoneField{ZoneSOAEdit}},
+		"masters":                      {Clear: []ZoneField{"masters"}},
+		"unknown":                      {Clear: []ZoneField{"Account"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := spec.canonical("example.com.")
+			var input *InputError
+			assert.ErrorAs(t, err, &input)
+		})
+	}
+
+	z := ZoneSpec{Clear: []ZoneField{ZoneSOAEditAPI, ZoneCatalog}}.api("example.com.")
+	require.NotNil(t, z.SOAEditAPI)
+	assert.Empty(t, *z.SOAEditAPI, "sent empty at creation")
+	require.NotNil(t, z.Catalog)
+	assert.Nil(t, z.Account, "not cleared, not sent")
+}

@@ -627,13 +627,24 @@ func TestKind(t *testing.T) {
 		conflict.CNAMEAndOtherData: true, conflict.SingleRecordType: true, conflict.ApexCNAME: true,
 		conflict.NSAndDNAME: true, conflict.Placement: true,
 		conflict.ALIASAndAddress: false, conflict.NotOwner: false, conflict.Unowned: false,
+		conflict.ApexRequired: false,
 	}
-	intrinsic := map[conflict.Kind]bool{conflict.SingleRecordType: true, conflict.ApexCNAME: true, conflict.Placement: true}
+	intrinsic := map[conflict.Kind]bool{
+		conflict.SingleRecordType: true, conflict.ApexCNAME: true, conflict.Placement: true,
+		// Only a Remove asks for it, and only the Remove can change.
+		conflict.ApexRequired: true,
+	}
 	for k, want := range enforced {
 		assert.Equal(t, want, k.EnforcedByPowerDNS(), "%s", k)
 		assert.Equal(t, intrinsic[k], k.Intrinsic(), "%s", k)
 		assert.Equal(t, string(k), k.String())
 	}
+}
+
+func TestApexRequiredString(t *testing.T) {
+	c := conflict.Conflict{Key: rrset.Key{Name: zone, Type: "SOA"}, Kind: conflict.ApexRequired}
+	assert.Equal(t, zone+" SOA blocked: the zone needs its apex SOA: it is not deleted (its contents may change; DeleteZone removes the zone)", c.String())
+	assert.True(t, conflict.ApexRequired.Known())
 }
 
 func TestConflictWriters(t *testing.T) {

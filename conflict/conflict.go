@@ -83,6 +83,8 @@ func (c Conflict) String() string {
 		b.WriteString("held by " + holdersText(c.With))
 	case Unowned:
 		b.WriteString("held by no writer, and adoption is off")
+	case ApexRequired:
+		b.WriteString("the zone needs its apex " + typ + ": it is not deleted (its contents may change; DeleteZone removes the zone)")
 	default:
 		b.WriteString(string(c.Kind))
 		if len(c.With)+len(c.Desired) > 0 {

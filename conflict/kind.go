@@ -45,12 +45,18 @@ const (
 	// Unowned: the key is held by an RRset with no writer recorded, and the
 	// caller did not opt in to adopting such RRsets (WithAdoption).
 	Unowned Kind = "Unowned"
+	// ApexRequired: an explicit delete (Remove) of the zone apex's SOA or
+	// NS RRset. PowerDNS accepts it and is left with a zone it refuses to
+	// serve, and that no writer can fix with a write elsewhere; a zone
+	// goes whole (DeleteZone) or keeps its apex. The apex RRsets' contents
+	// may still be changed.
+	ApexRequired Kind = "ApexRequired"
 )
 
 // kinds lists every Kind in order.
 var kinds = [...]Kind{
 	CNAMEAndOtherData, SingleRecordType, ApexCNAME, NSAndDNAME, Placement,
-	ALIASAndAddress, Occluded, NotOwner, Unowned,
+	ALIASAndAddress, Occluded, NotOwner, Unowned, ApexRequired,
 }
 
 // String returns the kind's name, e.g. "CNAMEAndOtherData".
@@ -68,10 +74,11 @@ func (k Kind) EnforcedByPowerDNS() bool {
 
 // Intrinsic reports whether the RRset breaks the rule on its own, whatever
 // else the zone holds. Such are two CNAME records, a CNAME at the apex, an
-// SOA below it: only a change of the RRset itself can lift the conflict.
+// SOA below it, a delete of the apex SOA: only a change of what is asked
+// can lift the conflict.
 func (k Kind) Intrinsic() bool {
 	switch k {
-	case SingleRecordType, ApexCNAME, Placement:
+	case SingleRecordType, ApexCNAME, Placement, ApexRequired:
 		return true
 	}
 	return false
