@@ -109,13 +109,19 @@ func checkMasters(field string, masters []string) error {
 	return nil
 }
 
-// checkContent refuses a record content longer than gmysql's column: the
-// content is what PowerDNS stores, in the canonical form rrset.New gives.
+// checkContent refuses a record content that gmysql's latin1 column
+// cannot hold: longer than it, or with a character outside Latin-1. The
+// content is what PowerDNS stores, in the canonical form rrset.New gives,
+// which spells text outside ASCII as \DDD escapes for most types; a few
+// (LUA) keep it as written.
 func checkContent(field, content string) error {
-	if len(content) <= contentColumn {
-		return nil
+	switch {
+	case len(content) > contentColumn:
+		return &StorageError{Field: field, Value: content, Reason: strconv.Itoa(len(content)) + " bytes, longer than the " + strconv.Itoa(contentColumn) + " gmysql stores for a record's content"}
+	case !latin1(content):
+		return &StorageError{Field: field, Value: content, Reason: "holds a character outside Latin-1, which gmysql cannot store in a record's content"}
 	}
-	return &StorageError{Field: field, Value: content, Reason: strconv.Itoa(len(content)) + " bytes, longer than the " + strconv.Itoa(contentColumn) + " gmysql stores for a record's content"}
+	return nil
 }
 
 // quoteShort quotes s for an error message, cut to its first 64

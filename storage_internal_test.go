@@ -126,6 +126,14 @@ func TestStorageRefusals(t *testing.T) {
 	assert.Equal(t, "RRset.Records", se.Field)
 	assert.Less(t, len(err.Error()), 300, "the message quotes the content cut short")
 
+	_, err = st.canonicalRRset(z, rrset.RRset{Name: "t", Type: "LUA", TTL: 60, Records: []string{`A "return 'snow ☃'"`}})
+	require.ErrorAs(t, err, &se, "LUA keeps its text as written")
+	assert.Equal(t, "RRset.Records", se.Field)
+	_, err = st.canonicalRRset(z, rrset.RRset{Name: "t", Type: "LUA", TTL: 60, Records: []string{`A "return 'café'"`}})
+	require.NoError(t, err)
+	_, err = st.canonicalRRset(z, rrset.RRset{Name: "t", Type: "TXT", TTL: 60, Records: []string{"snow ☃"}})
+	require.NoError(t, err, "escaped as \\DDD")
+
 	_, err = st.canonicalRRset(z, rrset.RRset{Name: "t", Type: "A", TTL: 60, Records: []string{"192.0.2.1"}, Comment: "deploy 🚀"})
 	var re *rrset.RecordError
 	require.ErrorAs(t, err, &re)
