@@ -322,7 +322,8 @@ type ConfigError struct {
 	Reason string
 	// Err is the underlying error, when there is one: errors.Is finds
 	// ErrNoWriter, ErrInvalidServerURL and ErrInvalidAPIKey through it,
-	// and errors.As the *backoff.OptionError of WithRetry and WithRequeue.
+	// errors.As the *backoff.OptionError of WithRetry and WithRequeue,
+	// and the *StorageError of a WithManagedBy some backend cannot store.
 	Err error
 }
 
