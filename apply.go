@@ -113,8 +113,8 @@ func (r *Reconciler) Remove(ctx context.Context, zone string, key rrset.Key, opt
 	if err != nil {
 		return Result{Zone: canonical}, err
 	}
-	if why := validOwner(rc.owner); why != "" {
-		return Result{Zone: canonical}, &InputError{Zone: canonical, Err: fmt.Errorf("owner %q: %s", rc.owner, why)}
+	if err := checkOwner(rc.owner); err != nil {
+		return Result{Zone: canonical}, &InputError{Zone: canonical, Err: err}
 	}
 	desired, _ := rrset.NewSet(canonical)
 	in := intent{desired: desired, keys: []rrset.Key{k}, deletes: deleteNow, owner: rc.owner}

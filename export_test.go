@@ -32,3 +32,7 @@ func ScheduleWaits(r *Reconciler, zone string) (turn time.Duration, batches, mem
 	w := &r.memory(zone).sched.waited
 	return time.Duration(w.turn.Load()), w.batches.Load(), w.members.Load()
 }
+
+// LongestKinds makes the zone metadata kinds r names next the longest it
+// can name, a sequence of 7 base-36 digits, for the tests that store them.
+func LongestKinds(r *Reconciler) { r.seq.Store(kindSeqs - 1000) }

@@ -52,6 +52,11 @@ func (s stamp) canonicalRRset(zone rrset.Zone, d rrset.RRset) (rrset.RRset, erro
 	if err := rr.CheckComment(); err != nil {
 		return rrset.RRset{}, &InputError{Zone: zone.String(), Err: err}
 	}
+	for _, c := range rr.Records {
+		if err := checkContent("RRset.Records", c); err != nil {
+			return rrset.RRset{}, &InputError{Zone: zone.String(), Err: fmt.Errorf("%s %s: %w", rr.Name, rr.Type, err)}
+		}
+	}
 	rr.ManagedBy, rr.Owner = s.writer, s.owner
 	return rr, nil
 }
@@ -87,8 +92,8 @@ func (s stamp) desiredSet(zone string, desired []rrset.RRset) (*rrset.Set, error
 // newStamp checks the owner an operation names.
 func newStamp(zone, writer, owner string) (stamp, error) {
 	if owner != "" {
-		if why := validOwner(owner); why != "" {
-			return stamp{}, &InputError{Zone: zone, Err: fmt.Errorf("owner %q: %s", owner, why)}
+		if err := checkOwner(owner); err != nil {
+			return stamp{}, &InputError{Zone: zone, Err: err}
 		}
 	}
 	return stamp{writer: writer, owner: owner}, nil

@@ -114,9 +114,26 @@ func newInstance() string {
 	return strings.ToUpper(hex.EncodeToString(b))
 }
 
-// kind names a new metadata kind of this Reconciler with prefix.
+// kindSeqDigits is how many base-36 digits a kind's sequence may take so
+// that the kind fits the 32 characters every SQL backend stores for it: a
+// prefix of 12 characters, the instance's 12 hex digits and a dash leave 7.
+const kindSeqDigits = kindColumn - len(lockHeldPrefix) - 12 - 1
+
+// kindSeqs is how many sequences fit in kindSeqDigits: 36^7, some 78
+// billion. The sequence starts over past it, reusing the names of kinds
+// that, that many operations of one process earlier, are long gone.
+var kindSeqs = func() uint64 {
+	n := uint64(1)
+	for range kindSeqDigits {
+		n *= 36
+	}
+	return n
+}()
+
+// kind names a new metadata kind of this Reconciler with prefix, a
+// 12-character one.
 func (r *Reconciler) kind(prefix string) string {
-	return prefix + r.instance + "-" + strings.ToUpper(strconv.FormatUint(r.seq.Add(1), 36))
+	return prefix + r.instance + "-" + strings.ToUpper(strconv.FormatUint(r.seq.Add(1)%kindSeqs, 36))
 }
 
 // ownKind reports whether a lock or waiting kind is this Reconciler's.

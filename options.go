@@ -150,7 +150,10 @@ func WithAPIKey(key string) Option {
 
 // WithManagedBy names the writer this Reconciler writes as (required): it
 // owns the RRsets it creates and never overwrites or deletes another
-// writer's. The name is 1 to 200 printable characters of valid UTF-8.
+// writer's. The name is 1 to 200 bytes of printable characters of valid
+// UTF-8, all of them in Latin-1: it is stored in zone metadata, which gmysql
+// keeps as latin1 (a name outside it is a *StorageError within New's
+// *ConfigError).
 func WithManagedBy(writer string) Option { return func(c *config) { c.managedBy = writer } }
 
 // WithHTTPClient sets the HTTP client. Its transport is wrapped, never
@@ -319,7 +322,8 @@ type ConfigError struct {
 	Reason string
 	// Err is the underlying error, when there is one: errors.Is finds
 	// ErrNoWriter, ErrInvalidServerURL and ErrInvalidAPIKey through it,
-	// and errors.As the *backoff.OptionError of WithRetry and WithRequeue.
+	// errors.As the *backoff.OptionError of WithRetry and WithRequeue,
+	// and the *StorageError of a WithManagedBy some backend cannot store.
 	Err error
 }
 
@@ -337,6 +341,11 @@ func (c *config) validate() error {
 		// turns invalid bytes into U+FFFD, and the writer's own RRsets
 		// would then seem another writer's.
 		return &ConfigError{Option: "WithManagedBy", Reason: "the writer must be 1 to 200 printable characters of valid UTF-8"}
+	case !latin1(c.managedBy):
+		// The writer goes into zone metadata (the zone lock, and ownership
+		// claims where comments are not kept), latin1 on gmysql.
+		se := &StorageError{Field: "WithManagedBy", Value: c.managedBy, Reason: notLatin1}
+		return &ConfigError{Option: "WithManagedBy", Reason: "writer " + quoteShort(c.managedBy) + " " + notLatin1, Err: se}
 	case c.maxPatchBytes < 1024:
 		return &ConfigError{Option: "WithMaxPatchBytes", Reason: fmt.Sprintf("%d bytes cannot hold one change", c.maxPatchBytes)}
 	case !recordFits(c.managedBy, c.maxPatchBytes):
@@ -500,8 +509,11 @@ func (o OwnerOption) applyToDeleteZone(c *deleteZoneConfig) { c.owner = o.ref }
 // DeleteZone, it names the object deleting the zone: a zone whose SOA
 // another object of the writer holds is not deleted.
 //
-// ref is 1 to 253 printable characters of valid UTF-8, none of them a
-// space of any kind.
+// ref is 1 to 253 bytes of printable characters of valid UTF-8, none of
+// them a space of any kind, all of them in Latin-1 (the metadata claim is
+// latin1 on gmysql): otherwise the operation returns an *InputError,
+// wrapping a *StorageError for a character outside Latin-1, and sends
+// nothing.
 func WithOwner(ref string) OwnerOption { return OwnerOption{ref: ref} }
 
 // configure applies the non-nil options of one call to a fresh config.
@@ -546,6 +558,17 @@ func validOwner(ref string) string {
 		return "holds a space or a control character"
 	}
 	return ""
+}
+
+// checkOwner checks the owner an operation names (WithOwner): what
+// validOwner refuses, and, as a *StorageError, an owner outside Latin-1,
+// since the owner goes into zone metadata where comments are not kept,
+// latin1 on gmysql.
+func checkOwner(ref string) error {
+	if why := validOwner(ref); why != "" {
+		return fmt.Errorf("owner %q: %s", ref, why)
+	}
+	return checkLatin1("WithOwner", ref)
 }
 
 // hostnameRune reports whether r may stand in a host name.

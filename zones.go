@@ -35,9 +35,11 @@ type ZoneSpec struct {
 	DNSSEC bool
 	// NSEC3Param sets NSEC3 parameters ("1 0 0 -"), with DNSSEC.
 	NSEC3Param string
-	// Masters are the primaries of a Slave zone.
+	// Masters are the primaries of a Slave zone. Joined by ", " they fit
+	// in 128 characters, what every SQL backend stores for them.
 	Masters []string
-	// Account is PowerDNS's free-form account of the zone.
+	// Account is PowerDNS's free-form account of the zone: at most 40
+	// characters, none beyond U+FFFF (what every backend stores).
 	Account string
 	// Catalog is the producer zone whose catalog lists this zone
 	// (PowerDNS 4.7 or later).
@@ -84,7 +86,9 @@ func (d ZoneDifference) String() string {
 // from spec are reported in ZoneResult.Differences, unless UpdateZone asks
 // for them to be changed. A zone another process creates at the same moment
 // is taken as existing. A Catalog in spec on a PowerDNS before 4.7 is an
-// *InputError, and nothing is created or changed.
+// *InputError, and nothing is created or changed; so is a field that some
+// backend cannot store (an Account over 40 characters, an SOAEdit outside
+// Latin-1), with a *StorageError naming it, before any request.
 //
 // The apex SOA and NS of a zone EnsureZone creates are the writer's, with
 // the owner of WithOwner: another writer's Apply of them is blocked
@@ -333,6 +337,9 @@ func (s ZoneSpec) canonical(zone string) (ZoneSpec, error) {
 		}
 		out.Catalog = catalog
 	}
+	if err := s.storable(); err != nil {
+		return s, &InputError{Zone: zone, Err: err}
+	}
 	if s.Masters != nil {
 		out.Masters = slices.Clone(s.Masters)
 		sort.Strings(out.Masters)
@@ -344,6 +351,28 @@ func (s ZoneSpec) canonical(zone string) (ZoneSpec, error) {
 	}
 	out.Clear = cleared
 	return out, nil
+}
+
+// storable refuses, with a *StorageError, a field of the spec that some
+// backend cannot store: what it would answer with a 500.
+func (s ZoneSpec) storable() error {
+	if err := checkAccount("ZoneSpec.Account", s.Account); err != nil {
+		return err
+	}
+	if err := checkMasters("ZoneSpec.Masters", s.Masters); err != nil {
+		return err
+	}
+	// SOA-EDIT, SOA-EDIT-API and NSEC3PARAM are zone metadata.
+	for _, f := range []struct{ field, value string }{
+		{"ZoneSpec.SOAEdit", s.SOAEdit},
+		{"ZoneSpec.SOAEditAPI", s.SOAEditAPI},
+		{"ZoneSpec.NSEC3Param", s.NSEC3Param},
+	} {
+		if err := checkLatin1(f.field, f.value); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // api is the zone as POST /zones takes it.
@@ -539,8 +568,8 @@ func (r *Reconciler) DeleteZone(ctx context.Context, zone string, opts ...Delete
 	if err != nil {
 		return err
 	}
-	if why := validOwner(cfg.owner); why != "" {
-		return &InputError{Zone: canonical, Err: fmt.Errorf("owner %q: %s", cfg.owner, why)}
+	if err := checkOwner(cfg.owner); err != nil {
+		return &InputError{Zone: canonical, Err: err}
 	}
 	o := r.newOp("delete zone", canonical, intent{}, readScope{}, dryRun)
 	_, err = o.do(ctx, func(ctx context.Context) error {

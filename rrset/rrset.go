@@ -57,10 +57,12 @@ func (r RRset) Equal(o RRset) bool {
 const MaxCommentSize = 4096
 
 // CheckComment reports, with a *RecordError of ReasonInvalidComment, a
-// Comment that cannot be written and read back byte for byte. Such a
-// Comment is longer than MaxCommentSize bytes, not valid UTF-8 (JSON would
-// replace the invalid bytes), or holds a NUL (which SQL backends cut at).
-// Any other text, newlines included, is fine.
+// Comment that cannot be written and read back byte for byte on every
+// backend. Such a Comment is longer than MaxCommentSize bytes, not valid
+// UTF-8 (JSON would replace the invalid bytes), holds a NUL (which SQL
+// backends cut at), or holds a character beyond U+FFFF, an emoji for one
+// (gmysql keeps comments in MySQL's three-byte "utf8" and refuses it). Any
+// other text, newlines included, is fine.
 func (r RRset) CheckComment() error {
 	var detail string
 	switch {
@@ -70,6 +72,8 @@ func (r RRset) CheckComment() error {
 		detail = "not valid UTF-8"
 	case strings.IndexByte(r.Comment, 0) >= 0:
 		detail = "holds a NUL"
+	case strings.ContainsFunc(r.Comment, func(c rune) bool { return c > 0xffff }):
+		detail = "holds a character beyond U+FFFF, which gmysql cannot store"
 	default:
 		return nil
 	}

@@ -262,6 +262,8 @@ func TestCheckComment(t *testing.T) {
 		{"multi-byte over the limit", strings.Repeat("ä", rrset.MaxCommentSize/2+1), "longer than 4096 bytes"},
 		{"invalid UTF-8", "ticket \xff", "not valid UTF-8"},
 		{"NUL", "ticket\x0042", "holds a NUL"},
+		{"last of the Basic Multilingual Plane", "ticket \uffff", ""},
+		{"emoji", "deployed 🚀", "holds a character beyond U+FFFF, which gmysql cannot store"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
