@@ -113,9 +113,10 @@ $(GOLANGCI_LINT):
 	GOBIN=$(BIN) $(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_LINT_VERSION)
 	@mv $(BIN)/golangci-lint $@
 
-## images: build pdnskit/pdns-auth:{4.7,4.9,5.1} and pdnskit/postgres:15 from Debian's packages (needs root and Docker)
+## images: build pdnskit/pdns-auth:{4.7,4.9,5.1}, pdnskit/postgres:15 and pdnskit/mariadb:10.11 from Debian's packages
+## (needs root and Docker)
 images:
-	pdnstest/images/build.sh 4.7 4.9 5.1 postgres
+	pdnstest/images/build.sh 4.7 4.9 5.1 postgres mariadb
 
 ## testdata: regenerate testdata/pdns/<version>/<case>.json from real servers
 testdata:
