@@ -20,8 +20,8 @@ MODULES := . internal/tools examples/controller
 all: lint test
 
 ## test: every test of every module, with -race, against real PowerDNS servers (4.7, 4.9, 5.1; gsqlite3,
-## LMDB, and gpgsql as two frontends on one PostgreSQL behind a round-robin); then fails if anything the
-## tests printed (all of it, -v, kept in TEST_LOG) holds an API key of the harness. The servers are
+## LMDB, and gpgsql as two frontends on one PostgreSQL behind a round-robin; gmysql, the same on MariaDB, with
+## PDNS_TEST_WITH_GMYSQL=1); then fails if anything the tests printed (all of it, -v, kept in TEST_LOG) holds an API key of the harness. The servers are
 ## started once, by the pdnstest command, and shared by every test binary of every module
 ## (PDNS_TEST_SERVERS); a test that kills or restarts a server starts its own.
 TEST_LOG   ?= $(CURDIR)/.cache/test.log

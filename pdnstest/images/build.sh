@@ -42,7 +42,7 @@ suite_of() {
 	esac
 }
 
-pdns_packages=pdns-server,pdns-backend-sqlite3,pdns-backend-lmdb,pdns-backend-pgsql,sqlite3,tini
+pdns_packages=pdns-server,pdns-backend-sqlite3,pdns-backend-lmdb,pdns-backend-pgsql,pdns-backend-mysql,sqlite3,tini
 # PgBouncer: PowerDNS's API connects to the database for every request,
 # and a PostgreSQL connection costs a fork; the harness pools them.
 postgres_packages=postgresql-15,pgbouncer,tini
