@@ -20,8 +20,8 @@ MODULES := . internal/tools examples/controller
 all: lint test
 
 ## test: every test of every module, with -race, against real PowerDNS servers (4.7, 4.9, 5.1; gsqlite3,
-## LMDB, and gpgsql as two frontends on one PostgreSQL behind a round-robin); then fails if anything the
-## tests printed (all of it, -v, kept in TEST_LOG) holds an API key of the harness. The servers are
+## LMDB, and gpgsql as two frontends on one PostgreSQL behind a round-robin; gmysql, the same on MariaDB, with
+## PDNS_TEST_WITH_GMYSQL=1); then fails if anything the tests printed (all of it, -v, kept in TEST_LOG) holds an API key of the harness. The servers are
 ## started once, by the pdnstest command, and shared by every test binary of every module
 ## (PDNS_TEST_SERVERS); a test that kills or restarts a server starts its own.
 TEST_LOG   ?= $(CURDIR)/.cache/test.log
@@ -113,9 +113,10 @@ $(GOLANGCI_LINT):
 	GOBIN=$(BIN) $(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_LINT_VERSION)
 	@mv $(BIN)/golangci-lint $@
 
-## images: build pdnskit/pdns-auth:{4.7,4.9,5.1} and pdnskit/postgres:15 from Debian's packages (needs root and Docker)
+## images: build pdnskit/pdns-auth:{4.7,4.9,5.1}, pdnskit/postgres:15 and pdnskit/mariadb:10.11 from Debian's packages
+## (needs root and Docker)
 images:
-	pdnstest/images/build.sh 4.7 4.9 5.1 postgres
+	pdnstest/images/build.sh 4.7 4.9 5.1 postgres mariadb
 
 ## testdata: regenerate testdata/pdns/<version>/<case>.json from real servers
 testdata:

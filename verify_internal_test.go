@@ -138,7 +138,7 @@ func TestVerifyThroughFrontends(t *testing.T) {
 	}
 	ran := false
 	for _, tg := range targets {
-		if tg.Backend != pdnstest.GPGSQL {
+		if tg.Backend != pdnstest.GPGSQL && tg.Backend != pdnstest.GMySQL {
 			continue
 		}
 		ran = true
@@ -156,7 +156,8 @@ func TestVerifyThroughFrontends(t *testing.T) {
 		})
 	}
 	if !ran {
-		t.Skip("no gpgsql target configured (" + pdnstest.EnvGPGSQLImages + ", " + pdnstest.EnvGPGSQLRoots + ")")
+		t.Skip("no gpgsql or gmysql target configured (" + pdnstest.EnvGPGSQLImages + ", " + pdnstest.EnvGPGSQLRoots + ", " +
+			pdnstest.EnvGMySQLImages + ", " + pdnstest.EnvGMySQLRoots + ")")
 	}
 }
 

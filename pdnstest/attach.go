@@ -37,6 +37,7 @@ type serverRecord struct {
 	Image     string           `json:"image,omitempty"`
 	Root      string           `json:"root,omitempty"`
 	Postgres  string           `json:"postgres,omitempty"`
+	MariaDB   string           `json:"mariadb,omitempty"`
 	Backend   Backend          `json:"backend"`
 	URL       string           `json:"url"`
 	APIKey    string           `json:"apiKey"`
@@ -91,7 +92,7 @@ func WriteServers(path string, servers []*Server) error {
 			return errors.New("pdnstest: write servers: a server that did not start")
 		}
 		r := serverRecord{
-			Provider: s.Target.Provider, Image: s.Target.Image, Root: s.Target.Root, Postgres: s.Target.Postgres,
+			Provider: s.Target.Provider, Image: s.Target.Image, Root: s.Target.Root, Postgres: s.Target.Postgres, MariaDB: s.Target.MariaDB,
 			Backend: s.Backend, URL: s.URL, APIKey: s.APIKey, DNSAddr: s.DNSAddr, Version: s.Version,
 		}
 		for _, fe := range s.Frontends {
@@ -161,7 +162,7 @@ func attachServers(path string) ([]*Server, error) {
 	var wg sync.WaitGroup
 	for i, r := range f.Servers {
 		srv := &Server{
-			Target:  Target{Provider: r.Provider, Image: r.Image, Root: r.Root, Postgres: r.Postgres, Backend: r.Backend},
+			Target:  Target{Provider: r.Provider, Image: r.Image, Root: r.Root, Postgres: r.Postgres, MariaDB: r.MariaDB, Backend: r.Backend},
 			URL:     r.URL,
 			APIKey:  r.APIKey,
 			DNSAddr: r.DNSAddr,

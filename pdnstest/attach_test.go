@@ -165,6 +165,7 @@ func TestShareable(t *testing.T) {
 		{"4.9.18", LMDB, false},
 		{"5.1.5", LMDB, false},
 		{"4.9.18", GPGSQL, true},
+		{"4.9.18", GMySQL, true},
 	}
 	for _, c := range cases {
 		t.Run(c.version+"-"+string(c.backend), func(t *testing.T) {

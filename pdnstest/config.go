@@ -43,6 +43,20 @@ const (
 	// host's /usr/lib/postgresql/*/bin; by default the root images/build.sh
 	// makes, else the host's.
 	EnvPostgresRoot = "PDNS_TEST_POSTGRES_ROOT"
+	// EnvGMySQLImages lists the images also run with gmysql, two frontends
+	// on one MariaDB database behind a round-robin; "none" for none.
+	EnvGMySQLImages = "PDNS_TEST_GMYSQL_IMAGES"
+	// EnvGMySQLRoots lists the Debian roots (or "host") also run with
+	// gmysql by the process provider; "none" for none.
+	EnvGMySQLRoots = "PDNS_TEST_GMYSQL_ROOTS"
+	// EnvMariaDBImage is the MariaDB image of the gmysql servers
+	// (LocalMariaDBImage by default).
+	EnvMariaDBImage = "PDNS_TEST_MARIADB_IMAGE"
+	// EnvMariaDBRoot is the Debian root holding the MariaDB that the
+	// process provider runs for the gmysql servers, or "host" for the
+	// host's mariadbd; by default the root images/build.sh makes, else the
+	// host's.
+	EnvMariaDBRoot = "PDNS_TEST_MARIADB_ROOT"
 	// EnvRequired, when "1", makes a missing PowerDNS a test failure
 	// rather than a skip. CI sets it.
 	EnvRequired = "PDNS_TEST_REQUIRED"
@@ -72,10 +86,12 @@ func containerTargets() []Target {
 	images := splitList(os.Getenv(EnvImages))
 	lmdb := splitList(os.Getenv(EnvLMDBImages))
 	gpgsql := splitList(os.Getenv(EnvGPGSQLImages))
+	gmysql := splitList(os.Getenv(EnvGMySQLImages))
 	_, imagesSet := os.LookupEnv(EnvImages)
 	_, lmdbSet := os.LookupEnv(EnvLMDBImages)
 	_, gpgsqlSet := os.LookupEnv(EnvGPGSQLImages)
-	postgres := postgresImage()
+	_, gmysqlSet := os.LookupEnv(EnvGMySQLImages)
+	postgres, mariadb := postgresImage(), mariaDBImage()
 	if !imagesSet {
 		images = []string{DefaultImage49, DefaultImage51}
 		if local := localImages(); local != nil {
@@ -91,8 +107,42 @@ func containerTargets() []Target {
 		if !gpgsqlSet && imagePresentNow(postgres) {
 			gpgsql = newer
 		}
+		// gmysql where the images have its backend: those build.sh made
+		// before it installed pdns-backend-mysql do not.
+		if !gmysqlSet && imagePresentNow(mariadb) {
+			for _, img := range newer {
+				if imageHasGMySQL(img) {
+					gmysql = append(gmysql, img)
+				}
+			}
+		}
 	}
-	return matrix(Container, postgres, images, lmdb, gpgsql)
+	return matrix(Container, databases{postgres, mariadb}, images, lmdb, gpgsql, gmysql)
+}
+
+// mariaDBImage is the MariaDB image gmysql targets run.
+func mariaDBImage() string {
+	if img := strings.TrimSpace(os.Getenv(EnvMariaDBImage)); img != "" {
+		return img
+	}
+	return LocalMariaDBImage
+}
+
+// gmysqlImages remembers which images hold the gmysql schema (and so the
+// backend), as Targets runs for every Start.
+var gmysqlImages sync.Map
+
+// imageHasGMySQL reports whether image holds the schema of the gmysql
+// backend, which comes with it.
+func imageHasGMySQL(image string) bool {
+	if v, ok := gmysqlImages.Load(image); ok {
+		return v.(bool)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err := imageFile(ctx, image, mySchemaPaths)
+	gmysqlImages.Store(image, err == nil)
+	return err == nil
 }
 
 // postgresImage is the PostgreSQL image gpgsql targets run.
@@ -132,9 +182,11 @@ func processTargets() ([]Target, error) {
 	roots := splitList(os.Getenv(EnvRoots))
 	lmdb := splitList(os.Getenv(EnvLMDBRoots))
 	gpgsql := splitList(os.Getenv(EnvGPGSQLRoots))
+	gmysql := splitList(os.Getenv(EnvGMySQLRoots))
 	_, lmdbSet := os.LookupEnv(EnvLMDBRoots)
 	_, gpgsqlSet := os.LookupEnv(EnvGPGSQLRoots)
-	postgres := postgresRoot()
+	_, gmysqlSet := os.LookupEnv(EnvGMySQLRoots)
+	postgres, mariadb := postgresRoot(), mariaDBRoot()
 	if len(roots) == 0 {
 		found := builtRoots()
 		switch {
@@ -151,6 +203,9 @@ func processTargets() ([]Target, error) {
 				if !gpgsqlSet && postgres != "" && rootHasGPGSQL(r) {
 					gpgsql = append(gpgsql, r)
 				}
+				if !gmysqlSet && mariadb != "" && rootHasGMySQL(r) {
+					gmysql = append(gmysql, r)
+				}
 			}
 		case hostPDNS() != "":
 			roots = []string{HostRoot}
@@ -160,14 +215,21 @@ func processTargets() ([]Target, error) {
 			if !gpgsqlSet && postgres != "" && rootHasGPGSQL(HostRoot) {
 				gpgsql = []string{HostRoot}
 			}
+			if !gmysqlSet && mariadb != "" && rootHasGMySQL(HostRoot) {
+				gmysql = []string{HostRoot}
+			}
 		default:
 			return nil, ErrNoServer
 		}
 	}
-	return matrix(Process, postgres, roots, lmdb, gpgsql), nil
+	return matrix(Process, databases{postgres, mariadb}, roots, lmdb, gpgsql, gmysql), nil
 }
 
-func matrix(p Provider, postgres string, sqlite, lmdb, gpgsql []string) []Target {
+// databases are where the databases of the SQL targets come from: images
+// or Debian roots, by provider.
+type databases struct{ postgres, mariadb string }
+
+func matrix(p Provider, dbs databases, sqlite, lmdb, gpgsql, gmysql []string) []Target {
 	var out []Target
 	add := func(src string, b Backend) {
 		t := Target{Provider: p, Backend: b}
@@ -176,8 +238,11 @@ func matrix(p Provider, postgres string, sqlite, lmdb, gpgsql []string) []Target
 		} else {
 			t.Root = src
 		}
-		if b == GPGSQL {
-			t.Postgres = postgres
+		switch b {
+		case GPGSQL:
+			t.Postgres = dbs.postgres
+		case GMySQL:
+			t.MariaDB = dbs.mariadb
 		}
 		out = append(out, t)
 	}
@@ -195,6 +260,11 @@ func matrix(p Provider, postgres string, sqlite, lmdb, gpgsql []string) []Target
 	for _, s := range gpgsql {
 		if s != "none" {
 			add(s, GPGSQL)
+		}
+	}
+	for _, s := range gmysql {
+		if s != "none" {
+			add(s, GMySQL)
 		}
 	}
 	return out
@@ -240,6 +310,18 @@ func rootHasGPGSQL(root string) bool {
 	}
 	libs, _ := filepath.Glob(filepath.Join(prefix, "usr/lib/*/pdns/libgpgsqlbackend.so"))
 	_, err := findPGSchema(prefix)
+	return len(libs) > 0 && err == nil
+}
+
+// rootHasGMySQL reports whether a Debian root (or the host) has the gmysql
+// backend and the schema its database needs.
+func rootHasGMySQL(root string) bool {
+	prefix := root
+	if root == HostRoot {
+		prefix = "/"
+	}
+	libs, _ := filepath.Glob(filepath.Join(prefix, "usr/lib/*/pdns/libgmysqlbackend.so"))
+	_, err := findMySchema(prefix)
 	return len(libs) > 0 && err == nil
 }
 

@@ -77,12 +77,7 @@ func startContainer(ctx context.Context, srv *Server, extra []string) error {
 	sweepOnce.Do(func() { sweepStale(ctx) })
 	// gsqlite3 is what the images are configured for; LMDB is asked for.
 	args := apiArgs(srv.APIKey, "0.0.0.0", 8081)
-	switch srv.Backend {
-	case LMDB:
-		args = append(args, lmdbArgs("/var/lib/powerdns")...)
-	case GPGSQL:
-		args = append(args, gpgsqlArgs("/var/lib/powerdns", srv.db)...)
-	}
+	args = append(args, backendArgs(srv, "/var/lib/powerdns")...)
 	args = append(args, extra...)
 	var err error
 	// The DNS port is bound to one host port for UDP and TCP alike; another
@@ -177,7 +172,7 @@ func harnessLabels() map[string]string {
 }
 
 // withNetwork joins a frontend container to the network of its database's
-// PostgreSQL.
+// server.
 func withNetwork(db *database) testcontainers.CustomizeRequestOption {
 	return func(req *testcontainers.GenericContainerRequest) error {
 		if db != nil && db.network != "" {

@@ -4,11 +4,14 @@
 // chroot) where it does not. There is no mock server.
 //
 // Every integration test runs against every configured server (ForEachServer);
-// tests are isolated by zone (NewZone). A server runs one of three backends:
-// gsqlite3, LMDB, or gpgsql, which is run as PowerDNS is deployed at scale:
-// two pdns_server frontends on one PostgreSQL database behind a round-robin
-// that sends consecutive API requests to alternate frontends (Server.URL),
-// each frontend with its own API, DNS port and caches (Server.Frontends).
+// tests are isolated by zone (NewZone). A server runs one of four backends:
+// gsqlite3, LMDB, gpgsql or gmysql; the last two are run as PowerDNS is
+// deployed at scale: two pdns_server frontends on one PostgreSQL or MariaDB
+// database behind a round-robin that sends consecutive API requests to
+// alternate frontends (Server.URL), each frontend with its own API, DNS port
+// and caches (Server.Frontends). The gpgsql servers of a test binary share
+// one PostgreSQL, the gmysql servers one MariaDB, each server with a
+// database of its own holding its PowerDNS version's schema.
 //
 // # Using it
 //
@@ -58,8 +61,8 @@
 // command with EnvServers naming that file, and stops the servers when the
 // command ends, also when it is interrupted. A test binary that finds
 // EnvServers set uses those servers instead of starting its own (with a
-// round-robin of its own in front of a gpgsql server's frontends, so that
-// its consecutive requests alternate whatever the others send), and Main
+// round-robin of its own in front of a gpgsql or gmysql server's frontends,
+// so that its consecutive requests alternate whatever the others send), and Main
 // leaves them running; a server so shared refuses Kill and Restart, and
 // Start still starts a server of the test's own from the variables below.
 // Test binaries that run at once share the servers: tests stay isolated by
@@ -93,6 +96,14 @@
 //   - PDNS_TEST_POSTGRES_IMAGE, PDNS_TEST_POSTGRES_ROOT (EnvPostgresImage,
 //     EnvPostgresRoot): the PostgreSQL of the gpgsql servers, an image
 //     (LocalPostgresImage by default) or a Debian root (or "host").
+//   - PDNS_TEST_GMYSQL_IMAGES, PDNS_TEST_GMYSQL_ROOTS (EnvGMySQLImages,
+//     EnvGMySQLRoots): the images and the Debian roots (or "host") also
+//     run with gmysql. By default, as for gpgsql, the two newest images
+//     that have the gmysql backend where the MariaDB image is present, and
+//     the built roots that have it where a MariaDB is found.
+//   - PDNS_TEST_MARIADB_IMAGE, PDNS_TEST_MARIADB_ROOT (EnvMariaDBImage,
+//     EnvMariaDBRoot): the MariaDB of the gmysql servers, an image
+//     (LocalMariaDBImage by default) or a Debian root (or "host").
 //   - PDNS_TEST_PGBOUNCER=off (EnvPGBouncer): gpgsql frontends connect
 //     straight to PostgreSQL rather than through the PgBouncer of its image
 //     or root.

@@ -38,7 +38,8 @@ func forEachFrontendPair(t *testing.T, fn func(t *testing.T, srv *pdnstest.Serve
 		t.Run(srv.Name(), func(t *testing.T) { fn(t, srv) })
 	}
 	if !ran {
-		t.Skip("no server with several frontends configured (" + pdnstest.EnvGPGSQLImages + ", " + pdnstest.EnvGPGSQLRoots + ")")
+		t.Skip("no server with several frontends configured (" + pdnstest.EnvGPGSQLImages + ", " + pdnstest.EnvGPGSQLRoots + ", " +
+			pdnstest.EnvGMySQLImages + ", " + pdnstest.EnvGMySQLRoots + ")")
 	}
 }
 

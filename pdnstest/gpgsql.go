@@ -14,12 +14,12 @@ import (
 	"github.com/joeig/go-powerdns/v3"
 )
 
-// GPGSQLFrontends is how many pdns_server instances a gpgsql server runs on
-// its database.
+// GPGSQLFrontends is how many pdns_server instances a gpgsql or a gmysql
+// server runs on its database.
 const GPGSQLFrontends = 2
 
 // Frontend is one pdns_server instance of a server that has several on one
-// database (GPGSQL): what a pod behind a Kubernetes Service is.
+// database (GPGSQL, GMySQL): what a pod behind a Kubernetes Service is.
 type Frontend struct {
 	// URL is this instance's own API, past the round-robin.
 	URL string
@@ -29,13 +29,82 @@ type Frontend struct {
 	Client *powerdns.Client
 }
 
-// database is where a gpgsql frontend keeps its data.
+// database is where a gpgsql or gmysql frontend keeps its data.
 type database struct {
 	host string
 	port int
 	name string
-	// network is the Docker network of the PostgreSQL container.
+	// network is the Docker network of the database's container.
 	network string
+}
+
+// sqlServer is a database server (PostgreSQL, MariaDB) that the servers of
+// one backend share, each with a database of its own.
+type sqlServer interface {
+	// createDatabase creates database name and loads schema into it.
+	createDatabase(ctx context.Context, name string, schema []byte) error
+	// dropDatabase drops database name.
+	dropDatabase(ctx context.Context, name string) error
+	// address is where a frontend reaches the server: host and port, and
+	// the Docker network a frontend container joins (empty for processes).
+	address() (host string, port int, network string)
+}
+
+// frontendsOf is what startFrontends needs of a backend: its schema and its
+// shared database server.
+type frontendsOf struct {
+	// db names the database server in messages.
+	db       string
+	schemaOf func(ctx context.Context, t Target) ([]byte, error)
+	acquire  func(ctx context.Context, t Target) (sqlServer, func(context.Context) error, error)
+}
+
+// sqlBackends are the backends whose servers are several frontends on one
+// database.
+var sqlBackends = map[Backend]frontendsOf{
+	GPGSQL: {
+		db:       "PostgreSQL",
+		schemaOf: pgSchemaOf,
+		acquire: func(ctx context.Context, t Target) (sqlServer, func(context.Context) error, error) {
+			return acquirePostgres(ctx, t)
+		},
+	},
+	GMySQL: {
+		db:       "MariaDB",
+		schemaOf: mySchemaOf,
+		acquire: func(ctx context.Context, t Target) (sqlServer, func(context.Context) error, error) {
+			return acquireMariaDB(ctx, t)
+		},
+	},
+}
+
+// gmysqlArgs launch the gmysql backend on db, as gpgsqlArgs do gpgsql. The
+// MariaDB of the harness lets every user in without a password.
+func gmysqlArgs(configDir string, db *database) []string {
+	return []string{
+		"--config-dir=" + configDir,
+		"--launch=gmysql",
+		"--gmysql-host=" + db.host,
+		"--gmysql-port=" + strconv.Itoa(db.port),
+		"--gmysql-dbname=" + db.name,
+		"--gmysql-user=root",
+		"--gmysql-dnssec=yes",
+		"--zone-cache-refresh-interval=0",
+	}
+}
+
+// backendArgs launch srv's backend where it is not the gsqlite3 an image
+// is configured for; configDir is a directory without a pdns.conf.
+func backendArgs(srv *Server, configDir string) []string {
+	switch srv.Backend {
+	case LMDB:
+		return lmdbArgs(configDir)
+	case GPGSQL:
+		return gpgsqlArgs(configDir, srv.db)
+	case GMySQL:
+		return gmysqlArgs(configDir, srv.db)
+	}
+	return nil
 }
 
 // gpgsqlArgs launch the gpgsql backend on db. The config dir is one without
@@ -57,17 +126,22 @@ func gpgsqlArgs(configDir string, db *database) []string {
 	}
 }
 
-// startGPGSQL runs a gpgsql server: a database of its own on the shared
-// PostgreSQL, GPGSQLFrontends pdns_server instances on it, started at once,
-// and a round-robin in front of their APIs, which is the server's URL.
+// startFrontends runs a gpgsql or gmysql server: a database of its own on
+// the shared PostgreSQL or MariaDB, GPGSQLFrontends pdns_server instances on
+// it, started at once, and a round-robin in front of their APIs, which is
+// the server's URL.
 //
 // Kill kills every frontend (the database and the round-robin stay, and
 // the round-robin answers 502 Bad Gateway, as a load balancer whose
 // backends are all gone); Restart starts them all again.
-func startGPGSQL(ctx context.Context, srv *Server, extra []string) error {
+func startFrontends(ctx context.Context, srv *Server, extra []string) error {
+	of, ok := sqlBackends[srv.Backend]
+	if !ok {
+		return fmt.Errorf("backend %q has no frontends", srv.Backend)
+	}
 	began := time.Now()
-	// The schema comes from the PowerDNS image or root, read while
-	// PostgreSQL starts.
+	// The schema comes from the PowerDNS image or root, read while the
+	// database starts.
 	var (
 		schema    []byte
 		schemaErr error
@@ -75,9 +149,9 @@ func startGPGSQL(ctx context.Context, srv *Server, extra []string) error {
 	)
 	go func() {
 		defer close(read)
-		schema, schemaErr = pgSchemaOf(ctx, srv.Target)
+		schema, schemaErr = of.schemaOf(ctx, srv.Target)
 	}()
-	pg, release, err := acquirePostgres(ctx, srv.Target)
+	dbs, release, err := of.acquire(ctx, srv.Target)
 	<-read
 	if err != nil {
 		return err
@@ -95,7 +169,7 @@ func startGPGSQL(ctx context.Context, srv *Server, extra []string) error {
 		}
 		errs = append(errs, eachFrontend(frontends, func(f *Server) error { return f.Stop(ctx) }))
 		if db != "" {
-			errs = append(errs, pg.dropDatabase(ctx, db))
+			errs = append(errs, dbs.dropDatabase(ctx, db))
 		}
 		errs = append(errs, release(ctx))
 		return errors.Join(errs...)
@@ -107,17 +181,18 @@ func startGPGSQL(ctx context.Context, srv *Server, extra []string) error {
 	if err != nil {
 		return err
 	}
-	if err := pg.createDatabase(ctx, "pdnstest_"+suffix, schema); err != nil {
+	if err := dbs.createDatabase(ctx, "pdnstest_"+suffix, schema); err != nil {
 		return err
 	}
 	db = "pdnstest_" + suffix
-	verbosef("%s: PostgreSQL after %s, database %s after %s", srv.Target, dbReady.Sub(began).Round(time.Millisecond),
+	verbosef("%s: %s after %s, database %s after %s", srv.Target, of.db, dbReady.Sub(began).Round(time.Millisecond),
 		db, time.Since(began).Round(time.Millisecond))
-	conn := &database{host: pg.host, port: pg.port, name: db, network: pg.network}
+	host, port, network := dbs.address()
+	conn := &database{host: host, port: port, name: db, network: network}
 
 	frontends = make([]*Server, GPGSQLFrontends)
 	for i := range frontends {
-		frontends[i] = &Server{Target: srv.Target, APIKey: srv.APIKey, Backend: GPGSQL, db: conn}
+		frontends[i] = &Server{Target: srv.Target, APIKey: srv.APIKey, Backend: srv.Backend, db: conn}
 	}
 	srv.logs = func() string {
 		var b strings.Builder

@@ -145,6 +145,11 @@ func acquirePostgres(ctx context.Context, t Target) (pg *postgres, release func(
 	return pg, release, nil
 }
 
+// address is where frontends reach PostgreSQL (sqlServer).
+func (pg *postgres) address() (host string, port int, network string) {
+	return pg.host, pg.port, pg.network
+}
+
 // waitReady runs a trivial query until PostgreSQL (or PgBouncer) answers.
 func (pg *postgres) waitReady(ctx context.Context, pooled bool) error {
 	var lastErr error

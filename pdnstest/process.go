@@ -61,10 +61,8 @@ func startProcess(ctx context.Context, srv *Server, extra []string) error {
 		"--local-port="+strconv.Itoa(dnsPort),
 	)
 	switch srv.Backend {
-	case LMDB:
-		args = append(args, lmdbArgs(inside)...)
-	case GPGSQL:
-		args = append(args, gpgsqlArgs(inside, srv.db)...)
+	case LMDB, GPGSQL, GMySQL:
+		args = append(args, backendArgs(srv, inside)...)
 	default:
 		if err := freshSQLite(root, filepath.Join(dir, "pdns.sqlite3")); err != nil {
 			return err

@@ -95,11 +95,14 @@ func TestLookupUser(t *testing.T) {
 }
 
 func TestMatrix(t *testing.T) {
-	got := matrix(Process, "/roots/postgres", []string{"/r/4.7", "none"}, []string{"/r/5.1"}, []string{"/r/4.9", "none"})
+	got := matrix(Process, databases{"/roots/postgres", "/roots/mariadb"}, []string{"/r/4.7", "none"}, []string{"/r/5.1"},
+		[]string{"/r/4.9", "none"}, []string{"none", "/r/5.1"})
 	assert.Equal(t, []Target{
 		{Provider: Process, Root: "/r/4.7", Backend: GSQLite3},
 		{Provider: Process, Root: "/r/5.1", Backend: LMDB},
 		{Provider: Process, Root: "/r/4.9", Backend: GPGSQL, Postgres: "/roots/postgres"},
+		{Provider: Process, Root: "/r/5.1", Backend: GMySQL, MariaDB: "/roots/mariadb"},
 	}, got)
 	assert.Equal(t, "process /r/4.9 (gpgsql on /roots/postgres)", got[2].String())
+	assert.Equal(t, "process /r/5.1 (gmysql on /roots/mariadb)", got[3].String())
 }

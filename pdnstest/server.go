@@ -44,7 +44,7 @@ type Server struct {
 	// Client is a go-powerdns client for the server, with the API key set.
 	Client *powerdns.Client
 	// Frontends are the pdns_server instances of a server that runs
-	// several on one database (GPGSQL), each with its own API, DNS port
+	// several on one database (GPGSQL, GMySQL), each with its own API, DNS port
 	// and caches. URL is then a round-robin that sends consecutive requests
 	// to alternate frontends, and DNSAddr the first frontend's. Nil for a
 	// server of one instance.
@@ -59,7 +59,7 @@ type Server struct {
 	// first that answers. There is more than one when a container's mapped
 	// ports may be on the reported Docker host or on loopback.
 	endpoints []endpoint
-	// db is the database of a gpgsql frontend.
+	// db is the database of a gpgsql or gmysql frontend.
 	db *database
 }
 
@@ -172,8 +172,8 @@ func WithArgs(args ...string) Option {
 }
 
 // WithStartTimeout bounds the start-up; the default is DefaultStartTimeout.
-// A gpgsql server, which waits for its PostgreSQL before it starts its
-// frontends, gets twice as long.
+// A gpgsql or gmysql server, which waits for its database before it starts
+// its frontends, gets twice as long.
 func WithStartTimeout(d time.Duration) Option { return func(o *options) { o.startTimeout = d } }
 
 // Start starts a PowerDNS server for this test alone and stops it when the
@@ -272,16 +272,17 @@ func start(ctx context.Context, target Target, o options) (*Server, error) {
 	key := APIKeyPrefix + suffix
 	srv := &Server{Target: target, APIKey: key, Backend: target.Backend}
 	budget := o.startTimeout
-	if target.Backend == GPGSQL {
-		// PostgreSQL first (shared, so perhaps started already), then
+	_, frontends := sqlBackends[target.Backend]
+	if frontends {
+		// The database first (shared, so perhaps started already), then
 		// two servers.
 		budget *= 2
 	}
 	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
 	switch {
-	case target.Backend == GPGSQL:
-		err = startGPGSQL(ctx, srv, o.args)
+	case frontends:
+		err = startFrontends(ctx, srv, o.args)
 	case target.Provider == Container:
 		err = startContainer(ctx, srv, o.args)
 	case target.Provider == Process:

@@ -21,6 +21,9 @@ const (
 	// sends consecutive API requests to alternate frontends (Server.URL),
 	// each frontend with its own caches and DNS port (Server.Frontends).
 	GPGSQL Backend = "gpgsql"
+	// GMySQL is the MySQL backend, run as GPGSQL is: two pdns_server
+	// frontends on one MariaDB database behind a round-robin.
+	GMySQL Backend = "gmysql"
 )
 
 // Provider is the way a server is run.
@@ -51,6 +54,10 @@ const LocalImageRepo = "pdnskit/pdns-auth"
 // from Debian's packages, the default database of gpgsql targets.
 const LocalPostgresImage = "pdnskit/postgres:15"
 
+// LocalMariaDBImage is the MariaDB image pdnstest/images/build.sh builds
+// from Debian's packages, the default database of gmysql targets.
+const LocalMariaDBImage = "pdnskit/mariadb:10.11"
+
 // HostRoot is the root that, in PDNS_TEST_ROOTS, means the pdns_server on PATH.
 const HostRoot = "host"
 
@@ -69,6 +76,9 @@ type Target struct {
 	// the process provider. The gpgsql servers of a test binary with the
 	// same Postgres share one PostgreSQL, each with a database of its own.
 	Postgres string
+	// MariaDB is where the MariaDB of a GMySQL target comes from, as
+	// Postgres is for GPGSQL: an image or a Debian root (or HostRoot).
+	MariaDB string
 }
 
 // String names the target before its server reports a version.
@@ -77,8 +87,11 @@ func (t Target) String() string {
 	if t.Provider == Process {
 		src = t.Root
 	}
-	if t.Backend == GPGSQL {
+	switch t.Backend {
+	case GPGSQL:
 		return fmt.Sprintf("%s %s (%s on %s)", t.Provider, src, t.Backend, t.Postgres)
+	case GMySQL:
+		return fmt.Sprintf("%s %s (%s on %s)", t.Provider, src, t.Backend, t.MariaDB)
 	}
 	return fmt.Sprintf("%s %s (%s)", t.Provider, src, t.Backend)
 }

@@ -315,6 +315,10 @@ func maxTXTData(owner string) int {
 // can hold and still be stored by every backend: a DNS response carries it
 // (maxTXTData), and its canonical text fits the 65,535 characters of
 // gpgsql's records.content.
+// gmysqlContentMax is the length of gmysql's records.content, VARCHAR(64000)
+// in PowerDNS's MySQL schema of 4.7 to 5.1.
+const gmysqlContentMax = 64000
+
 func maxStorableTXT(owner string) int {
 	n := maxTXTData(owner)
 	for len(txtQuoted(n)) > 65535 {

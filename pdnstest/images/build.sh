@@ -2,16 +2,18 @@
 # Builds PowerDNS Authoritative test images from Debian's own packages, for
 # machines that cannot pull the official powerdns/pdns-auth-* images.
 #
-#   build.sh [--no-docker] [NAME ...]     NAME is 4.7, 4.9, 5.1 or postgres (default: all)
+#   build.sh [--no-docker] [NAME ...]     NAME is 4.7, 4.9, 5.1, postgres or mariadb (default: all)
 #
 # For each PowerDNS version it makes a Debian root with debootstrap (bookworm
 # ships 4.7, trixie 4.9, sid 5.1), configures it like the official images
 # (sqlite database at /var/lib/powerdns/pdns.sqlite3 with the schema loaded, API
-# on 8081, DNS on 53, arguments appended to pdns_server; the LMDB and PostgreSQL
-# backends installed too) and imports it as pdnskit/pdns-auth:VERSION.
+# on 8081, DNS on 53, arguments appended to pdns_server; the LMDB, PostgreSQL
+# and MySQL backends installed too) and imports it as pdnskit/pdns-auth:VERSION.
 # "postgres" makes a Debian bookworm root with PostgreSQL 15 and PgBouncer, the
 # database the gpgsql servers of the matrix share, and imports it as
 # pdnskit/postgres:15.
+# "mariadb" makes a Debian bookworm root with MariaDB 10.11, the database the
+# gmysql servers of the matrix share, and imports it as pdnskit/mariadb:10.11.
 # The roots are kept in $PDNS_ROOTS_DIR (default ~/.cache/pdnskit/roots) and are
 # what the harness's process provider runs with chroot where Docker is absent.
 #
@@ -23,6 +25,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 roots_dir=${PDNS_ROOTS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pdnskit/roots}
 repo=${PDNS_IMAGE_REPO:-pdnskit/pdns-auth}
 postgres_repo=${PDNS_POSTGRES_IMAGE_REPO:-pdnskit/postgres}
+mariadb_repo=${PDNS_MARIADB_IMAGE_REPO:-pdnskit/mariadb}
 # Mirror: debootstrap's own default unless the caller names one.
 mirror=${DEBIAN_MIRROR:-}
 use_docker=1
@@ -32,21 +35,24 @@ die() { printf '[images] error: %s\n' "$*" >&2; exit 1; }
 
 suite_of() {
 	case "$1" in
-	4.7 | postgres) echo bookworm ;;
+	4.7 | postgres | mariadb) echo bookworm ;;
 	4.9) echo trixie ;;
 	5.1) echo sid ;;
-	*) die "unknown root '$1' (want 4.7, 4.9, 5.1 or postgres)" ;;
+	*) die "unknown root '$1' (want 4.7, 4.9, 5.1, postgres or mariadb)" ;;
 	esac
 }
 
-pdns_packages=pdns-server,pdns-backend-sqlite3,pdns-backend-lmdb,pdns-backend-pgsql,sqlite3,tini
+pdns_packages=pdns-server,pdns-backend-sqlite3,pdns-backend-lmdb,pdns-backend-pgsql,pdns-backend-mysql,sqlite3,tini
 # PgBouncer: PowerDNS's API connects to the database for every request,
 # and a PostgreSQL connection costs a fork; the harness pools them.
 postgres_packages=postgresql-15,pgbouncer,tini
+# MariaDB as Debian ships it; its client loads the schema of each database.
+mariadb_packages=mariadb-server,mariadb-client,tini
 
 packages_of() {
 	case "$1" in
 	postgres) echo "$postgres_packages" ;;
+	mariadb) echo "$mariadb_packages" ;;
 	*) echo "$pdns_packages" ;;
 	esac
 }
@@ -61,6 +67,9 @@ recipe_hash() {
 		if [ "$name" = postgres ]; then
 			declare -f configure_postgres
 			cat "$here/postgres-start"
+		elif [ "$name" = mariadb ]; then
+			declare -f configure_mariadb
+			cat "$here/mariadb-start"
 		else
 			declare -f configure_root
 			cat "$here/pdns.conf" "$here/pdns-start"
@@ -87,6 +96,8 @@ build_root() {
 		die "$version: debootstrap failed; see $roots_dir/$version.debootstrap.log"
 	if [ "$version" = postgres ]; then
 		configure_postgres "$root.tmp"
+	elif [ "$version" = mariadb ]; then
+		configure_mariadb "$root.tmp"
 	else
 		configure_root "$root.tmp"
 	fi
@@ -95,6 +106,7 @@ build_root() {
 	mv "$root.tmp" "$root"
 	local pkg=pdns-server
 	[ "$version" = postgres ] && pkg=postgresql-15
+	[ "$version" = mariadb ] && pkg=mariadb-server
 	log "$version: $(chroot "$root" dpkg-query -W -f='${Package} ${Version}' $pkg)"
 }
 
@@ -119,6 +131,11 @@ configure_root() {
 	local pgschema
 	pgschema=$(cd "$root" && ls usr/share/pdns-backend-pgsql/schema/schema.pgsql.sql usr/share/doc/pdns-backend-pgsql/schema.pgsql.sql 2>/dev/null | head -1)
 	[ -n "$pgschema" ] && install -m 0644 "$root/$pgschema" "$root/usr/share/pdnskit/schema.pgsql.sql"
+	# And a gmysql server's.
+	local myschema
+	myschema=$(cd "$root" && ls usr/share/pdns-backend-mysql/schema/schema.mysql.sql usr/share/doc/pdns-backend-mysql/schema.mysql.sql 2>/dev/null | head -1)
+	[ -n "$myschema" ] && install -m 0644 "$root/$myschema" "$root/usr/share/pdnskit/schema.mysql.sql"
+	return 0
 }
 
 # configure_postgres makes a PostgreSQL root holding a cluster (trust
@@ -138,6 +155,23 @@ configure_postgres() {
 	chroot --userspec="$uid:$gid" "$root" /usr/local/sbin/postgres-start --init-only
 }
 
+# configure_mariadb makes a MariaDB root holding a data directory made now by
+# mariadb-start, so that a container starts in about a second, and whose
+# mariadb-start runs the server in the foreground.
+configure_mariadb() {
+	local root=$1 uid gid
+	install -m 0755 "$here/mariadb-start" "$root/usr/local/sbin/mariadb-start"
+	mkdir -p "$root/var/lib/pdnskit-mariadb" "$root/run/mysqld"
+	chroot "$root" chown mysql:mysql /var/lib/pdnskit-mariadb /run/mysqld
+	# The data directory Debian made at install time is not used.
+	rm -rf "$root/var/lib/mysql"
+	mkdir -p "$root/var/lib/mysql"
+	chroot "$root" chown mysql:mysql /var/lib/mysql
+	uid=$(chroot "$root" id -u mysql)
+	gid=$(chroot "$root" id -g mysql)
+	chroot --userspec="$uid:$gid" "$root" /usr/local/sbin/mariadb-start --init-only
+}
+
 # slim_root drops what no server needs; it only makes images larger.
 slim_root() {
 	local root=$1
@@ -151,6 +185,10 @@ build_image() {
 	image="$repo:$version"
 	if [ "$version" = postgres ]; then
 		build_postgres_image "$root"
+		return
+	fi
+	if [ "$version" = mariadb ]; then
+		build_mariadb_image "$root"
 		return
 	fi
 	hash=$(cat "$root/.pdnskit-recipe")
@@ -190,16 +228,35 @@ build_postgres_image() {
 			- "$image" >/dev/null
 }
 
+build_mariadb_image() {
+	local root=$1 image=$mariadb_repo:10.11 hash have
+	hash=$(cat "$root/.pdnskit-recipe")
+	have=$(docker image inspect -f '{{ index .Config.Labels "org.pdnskit.recipe" }}' "$image" 2>/dev/null || true)
+	if [ "$have" = "$hash" ]; then
+		log "mariadb: image $image is up to date"
+		return
+	fi
+	log "mariadb: importing $image"
+	tar -C "$root" --exclude=./.pdnskit-recipe --numeric-owner -c . |
+		docker import \
+			-c 'ENTRYPOINT ["/usr/bin/tini", "--", "/usr/local/sbin/mariadb-start"]' \
+			-c 'USER mysql' \
+			-c 'EXPOSE 3306/tcp' \
+			-c "LABEL org.pdnskit.recipe=$hash" \
+			-m "MariaDB 10.11 from Debian bookworm" \
+			- "$image" >/dev/null
+}
+
 main() {
 	local versions=()
 	for arg in "$@"; do
 		case "$arg" in
 		--no-docker) use_docker=0 ;;
-		-h | --help) sed -n '2,19p' "$0"; exit 0 ;;
+		-h | --help) sed -n '2,21p' "$0"; exit 0 ;;
 		*) versions+=("$arg") ;;
 		esac
 	done
-	[ ${#versions[@]} -gt 0 ] || versions=(4.7 4.9 5.1 postgres)
+	[ ${#versions[@]} -gt 0 ] || versions=(4.7 4.9 5.1 postgres mariadb)
 	[ "$(id -u)" = 0 ] || die "debootstrap and chroot need root; run as root (or with sudo)"
 	command -v debootstrap >/dev/null || die "debootstrap is missing: apt-get install -y debootstrap"
 	mkdir -p "$roots_dir"
