@@ -238,12 +238,15 @@ func TestIntegrationTXTSize(t *testing.T) {
 			}
 			for _, c := range cases {
 				t.Run(fmt.Sprintf("owner of %d octets, %s", len(name)+1, c.name), func(t *testing.T) {
-					if srv.Backend == pdnstest.GMySQL && c.fits {
+					stored := c.stored
+					if srv.Backend == pdnstest.GMySQL {
+						// gmysql's records.content holds fewer octets than
+						// New accepts: a raw write of more is refused there
+						// (the Reconciler refuses it before sending, as a
+						// *reconcile.StorageError).
 						for _, text := range c.contents {
 							if len(txtQuoted(len(text))) > gmysqlContentMax {
-								t.Skipf("issue 38: gmysql stores at most %d octets of record text (records.content), "+
-									"fewer than rrset.New accepts; checking what every backend stores is its own change",
-									gmysqlContentMax)
+								stored = false
 							}
 						}
 					}
@@ -258,7 +261,7 @@ func TestIntegrationTXTSize(t *testing.T) {
 						require.NoError(t, err)
 					}
 					err = writeRaw(ctx, srv, zone, rr)
-					if !c.stored {
+					if !stored {
 						assert.Error(t, err, "PowerDNS %s (%s) stored an RRset New refuses as too large", srv.Version, srv.Backend)
 						return
 					}
