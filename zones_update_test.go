@@ -80,14 +80,24 @@ func TestEnsureZoneUpdates(t *testing.T) {
 		assert.Equal(t, puts, rec.counts.Method(http.MethodPut), "a zone that matches: no PUT")
 		assert.Equal(t, patches, rec.counts.Method(http.MethodPatch), "a zone that matches: no PATCH")
 
-		// The NS of another object are reported, not changed.
+		// Another object of the writer changes nothing of a zone it did
+		// not make: the differences are reported, and the refusal says whose
+		// the zone is.
 		other := spec
 		other.Nameservers = []string{"ns3.example.net."}
+		other.Account = "team-c"
 		res, err = w.EnsureZone(ctx, zone, other, reconcile.WithOwner("zone/other"), reconcile.UpdateZone())
-		require.NoError(t, err)
+		var inUse *reconcile.ZoneInUseError
+		require.ErrorAs(t, err, &inUse)
+		assert.True(t, inUse.NotOwner())
+		assert.Equal(t, "zone/example", inUse.MadeBy)
 		assert.Empty(t, res.Changed)
-		assert.Equal(t, []string{"nameservers"}, fields(res.Differences))
+		assert.False(t, res.Mine)
+		assert.Equal(t, "zone/example", res.MadeBy)
+		assert.Equal(t, []string{"nameservers", "account"}, fields(res.Differences))
 		assert.Equal(t, patches, rec.counts.Method(http.MethodPatch))
+		assert.Equal(t, puts, rec.counts.Method(http.MethodPut))
+		assert.Equal(t, "team-b", *readZone(t, srv, zone).Account)
 
 		withCatalog := spec
 		catalog := "cat-" + srv.NewZone(t)
