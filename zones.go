@@ -156,7 +156,7 @@ func (r *Reconciler) EnsureZone(ctx context.Context, zone string, spec ZoneSpec,
 			res.Created = true
 			// The maker first: a zone whose apex could not be held is
 			// still its maker's.
-			if err := srv.recordMaker(ctx, canonical, r.cfg.managedBy, zc.owner); err != nil {
+			if err := srv.recordNewMaker(ctx, canonical, r.cfg.managedBy, zc.owner); err != nil {
 				return res, err
 			}
 			res.setMaker(zoneMaker{ownership: ownership{writer: r.cfg.managedBy, owner: zc.owner}, known: true, recorded: true}, r.cfg.managedBy, zc.owner)

@@ -188,7 +188,7 @@ func TestOthersInMaker(t *testing.T) {
 func TestReadMaker(t *testing.T) {
 	const soa = "ns1.example.net. hostmaster.example.com. 1 10800 3600 604800 3600"
 	kind := powerdns.MetadataKind(makerKind)
-	recorded := []powerdns.Metadata{{Kind: &kind, Metadata: []string{"owner=zone/a", "managed-by=me"}}}
+	recorded := []powerdns.Metadata{{Kind: &kind, Metadata: []string{"owner=zone/a", "managed-by=me", "zone=" + testZone}}}
 	apex := func(holder string) *observation {
 		return &observation{set: setOf(t, rr(t, holder, "@", "SOA", soa))}
 	}
@@ -202,5 +202,7 @@ func TestReadMaker(t *testing.T) {
 	assert.False(t, readMaker(testZone, nil, apex("them/zone/a"), "me").known)
 	assert.False(t, readMaker(testZone, nil, apex(""), "me").known)
 	assert.False(t, readMaker(testZone, nil, nil, "me").known)
-	assert.Equal(t, []string{"managed-by=me"}, makerValues("me", ""))
+	assert.Equal(t, []string{"zone=" + testZone, "managed-by=me"}, makerValues(testZone, "me", ""))
+	left := []powerdns.Metadata{{Kind: &kind, Metadata: []string{"managed-by=me", "zone=deleted.example."}}}
+	assert.False(t, readMaker(testZone, left, nil, "me").known, "a deleted zone's maker, left by LMDB")
 }

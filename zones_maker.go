@@ -3,6 +3,7 @@ package reconcile
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/joeig/go-powerdns/v3"
@@ -20,12 +21,15 @@ import (
 // object of the same writer that manages them (an "soa" or "ns" record set)
 // takes them over as a handover, and that never moves the zone.
 //
-// The kind holds two values, "managed-by=<writer>" and "owner=<owner>" (the
-// second only when the zone was made with an owner), the words of the
+// The kind holds "zone=<zone>", "managed-by=<writer>" and "owner=<owner>"
+// (the last only when the zone was made with an owner), the words of the
 // ownership comments, one per value so that their order, which PowerDNS
-// does not promise, does not matter. It is written with one POST, right
-// after the zone is created, or when EnsureZone takes a zone that has no
-// maker recorded.
+// does not promise, does not matter. The zone's name is there because LMDB
+// gives a zone created after a deletion the deleted zone's id and what
+// remained of its metadata: a maker recorded for another name is a
+// leftover, and is not read as this zone's. It is written with one PUT right
+// after the zone is created, or one POST when EnsureZone takes a zone that
+// has no maker recorded.
 //
 // A zone with no maker recorded was made before makers were recorded, or
 // by hand. One whose apex SOA the writer holds is taken as made by the SOA's
@@ -40,6 +44,7 @@ const makerKind = "X-PDNSKIT-ZONE-MAKER"
 
 // Words of makerKind's values.
 const (
+	makerZone   = "zone="
 	makerWriter = "managed-by="
 	makerOwner  = "owner="
 )
@@ -60,9 +65,9 @@ func (m zoneMaker) is(writer, owner string) bool {
 	return m.known && m.writer == writer && m.owner == owner
 }
 
-// makerValues are makerKind's values for writer and owner.
-func makerValues(writer, owner string) []string {
-	values := []string{makerWriter + writer}
+// makerValues are makerKind's values for zone made by writer with owner.
+func makerValues(zone, writer, owner string) []string {
+	values := []string{makerZone + zone, makerWriter + writer}
 	if owner != "" {
 		values = append(values, makerOwner+owner)
 	}
@@ -79,15 +84,18 @@ func readMaker(zone string, md []powerdns.Metadata, apex *observation, writer st
 			continue
 		}
 		var got zoneMaker
+		named := ""
 		for _, v := range m.Metadata {
 			switch {
+			case strings.HasPrefix(v, makerZone):
+				named = strings.TrimPrefix(v, makerZone)
 			case strings.HasPrefix(v, makerWriter):
 				got.writer, got.known = strings.TrimPrefix(v, makerWriter), true
 			case strings.HasPrefix(v, makerOwner):
 				got.owner = strings.TrimPrefix(v, makerOwner)
 			}
 		}
-		if got.known {
+		if got.known && strings.EqualFold(named, zone) {
 			got.recorded = true
 			return got
 		}
@@ -104,9 +112,28 @@ func readMaker(zone string, md []powerdns.Metadata, apex *observation, writer st
 // recordMaker records writer with owner as the maker of zone, a zone with
 // none recorded, in one POST: a reader sees the kind whole or not at all,
 // where a PUT, which PowerDNS carries out as a delete and then inserts,
-// could show a zone without its maker for a moment.
-func (c session) recordMaker(ctx context.Context, zone, writer, owner string) error {
-	err := c.addKind(ctx, zone, makerKind, makerValues(writer, owner))
+// could show a zone without its maker for a moment. A leftover of a deleted
+// zone (left) is replaced, with a PUT.
+func (c session) recordMaker(ctx context.Context, zone, writer, owner string, left bool) error {
+	if left {
+		return c.recordNewMaker(ctx, zone, writer, owner)
+	}
+	err := c.addKind(ctx, zone, makerKind, makerValues(zone, writer, owner))
+	if err != nil {
+		return fmt.Errorf("record the maker of zone %s: %w", zone, err)
+	}
+	return nil
+}
+
+// recordNewMaker records writer with owner as the maker of zone, a zone
+// just created, in one PUT: LMDB gives a new zone the id of one deleted
+// before, with what of its metadata remained, and a PUT replaces a maker
+// left there where a POST would add to it. No one else reads a zone this
+// young, so the moment a PUT leaves it without its maker does not matter.
+func (c session) recordNewMaker(ctx context.Context, zone, writer, owner string) error {
+	err := c.call(ctx, func(ctx context.Context) error {
+		return c.s.client.SetMetadata(ctx, zone, makerKind, makerValues(zone, writer, owner))
+	})
 	if err != nil {
 		return fmt.Errorf("record the maker of zone %s: %w", zone, err)
 	}
@@ -169,7 +196,8 @@ func (r *Reconciler) ensureMaker(ctx context.Context, srv session, res *ZoneResu
 	}
 	take := !m.recorded && (m.is(r.cfg.managedBy, owner) || (!m.known && r.cfg.adopt))
 	if take {
-		if err := srv.recordMaker(ctx, res.Zone, r.cfg.managedBy, owner); err != nil {
+		left := slices.ContainsFunc(md, func(m powerdns.Metadata) bool { return m.Kind != nil && string(*m.Kind) == makerKind })
+		if err := srv.recordMaker(ctx, res.Zone, r.cfg.managedBy, owner, left); err != nil {
 			return err
 		}
 		res.Adopted = !m.known
