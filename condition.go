@@ -38,6 +38,9 @@ const (
 	ReasonInvalidInput ConditionReason = "InvalidInput"
 	// ReasonZoneNotFound: the zone does not exist on the server.
 	ReasonZoneNotFound ConditionReason = "ZoneNotFound"
+	// ReasonZoneInUse: DeleteZone refused a zone that still holds other
+	// writers' RRsets (a *ZoneInUseError whose NotOwner is false).
+	ReasonZoneInUse ConditionReason = "ZoneInUse"
 )
 
 // Condition summarises an operation as a controller's Programmed condition.
@@ -101,17 +104,24 @@ func blockedReason(blocked []conflict.Conflict) ConditionReason {
 
 // ConditionFor maps the outcome of an operation onto the Programmed
 // condition. An *InputError is InvalidInput, a zone the server does not
-// have is ZoneNotFound, any other error PDNSError, each with the error as
+// have is ZoneNotFound, a zone DeleteZone or UpdateZone refused
+// (*ZoneInUseError) NotOwner when the caller did not make it and ZoneInUse
+// otherwise, any other error PDNSError, each with the error as
 // message; without an error it is res.Condition(). A controller can hand
 // raw records to Sync or Apply and publish this, without validating them
 // first.
 func ConditionFor(res Result, err error) Condition {
 	var input *InputError
+	var inUse *ZoneInUseError
 	switch {
 	case err == nil:
 		return res.Condition()
 	case errors.As(err, &input):
 		return Condition{Reason: ReasonInvalidInput, Message: err.Error()}
+	case errors.As(err, &inUse) && inUse.NotOwner():
+		return Condition{Reason: ReasonNotOwner, Message: err.Error()}
+	case errors.As(err, &inUse):
+		return Condition{Reason: ReasonZoneInUse, Message: err.Error()}
 	case pdnserrors.IsZoneNotFound(err):
 		return Condition{Reason: ReasonZoneNotFound, Message: err.Error()}
 	default:

@@ -69,6 +69,20 @@ type ZoneResult struct {
 	Changed []ZoneDifference
 	// Requests counts the API calls made.
 	Requests int
+	// MadeByWriter and MadeBy are who made the zone: the writer
+	// (WithManagedBy) and the owner (WithOwner) of the EnsureZone that
+	// created it, as recorded in the zone, or for a zone an earlier
+	// release created, the holder of its apex SOA. Both are empty when no
+	// maker is known (a zone made by hand, or by a client without the
+	// library).
+	MadeByWriter, MadeBy string
+	// Mine is true when this writer with this owner made the zone:
+	// UpdateZone changes it and DeleteZone deletes it only then.
+	Mine bool
+	// Adopted is true when the zone had no maker known and this EnsureZone
+	// recorded itself as its maker, the writer allowing adoption
+	// (WithAdoption).
+	Adopted bool
 }
 
 // ZoneDifference is one property in which a zone differs from its spec.
@@ -81,7 +95,8 @@ func (d ZoneDifference) String() string {
 	return fmt.Sprintf("%s is %q, not %q", d.Field, d.Got, d.Want)
 }
 
-// EnsureZone makes sure zone exists, creating it from spec when it does not.
+// EnsureZone makes sure zone exists, creating it from spec when it does not,
+// and records the writer and owner (WithOwner) as the zone's maker.
 // It is idempotent: an existing zone is left as it is, and its differences
 // from spec are reported in ZoneResult.Differences, unless UpdateZone asks
 // for them to be changed. A zone another process creates at the same moment
@@ -95,12 +110,22 @@ func (d ZoneDifference) String() string {
 // (conflict.NotOwner) and its DeleteZone refused (*ZoneInUseError) while
 // they remain, as is a DeleteZone of this writer for another owner while
 // the SOA is recorded for this one, and an object of this writer that
-// manages them (an "soa" or "ns" record set) takes them over as a handover. A zone that already
-// existed is not taken: its apex stays whose it was.
+// manages them (an "soa" or "ns" record set) takes them over as a handover,
+// which leaves the zone its maker's. A zone that already existed is not
+// taken: its apex stays whose it was, and ZoneResult says who made it. A
+// zone with no maker recorded is taken (ZoneResult.Adopted) only when the
+// writer allows adoption (WithAdoption), or when its apex SOA is the
+// writer's for the same owner (a zone an earlier release created).
+// UpdateZone changes only a zone of this maker: for another's it changes
+// nothing and returns a *ZoneInUseError whose NotOwner is true.
 func (r *Reconciler) EnsureZone(ctx context.Context, zone string, spec ZoneSpec, opts ...EnsureZoneOption) (zr ZoneResult, err error) {
 	defer func(start time.Time) {
 		r.observed(OperationEnsureZone, zone, start, &Result{Zone: zr.Zone, Requests: zr.Requests}, &err)
 	}(time.Now())
+	var t tally
+	// Set on the result returned, after every request: a count taken
+	// into a local result before its return would miss the last ones.
+	defer func() { zr.Requests = int(t.requests.Load()) }()
 	canonical, err := canonicalZone(zone)
 	if err != nil {
 		return ZoneResult{Zone: zone}, err
@@ -114,9 +139,7 @@ func (r *Reconciler) EnsureZone(ctx context.Context, zone string, spec ZoneSpec,
 		return ZoneResult{Zone: canonical}, err
 	}
 	res := ZoneResult{Zone: canonical}
-	var t tally
 	srv := r.server.session(&t)
-	defer func() { res.Requests = int(t.requests.Load()) }()
 
 	if want.Catalog != "" {
 		facts, err := srv.facts(ctx)
@@ -131,10 +154,27 @@ func (r *Reconciler) EnsureZone(ctx context.Context, zone string, spec ZoneSpec,
 	switch {
 	case err == nil:
 	case pdnserrors.IsZoneNotFound(err):
+		facts, err := srv.facts(ctx)
+		if err != nil {
+			return res, err
+		}
 		create := want.api(canonical)
+		held := facts.store == OwnershipComments
+		if held {
+			create.RRsets = apexHeld(canonical, r.cfg.managedBy, zc.owner)
+		}
 		err = srv.call(ctx, func(ctx context.Context) error { return r.server.client.CreateZone(ctx, create) })
 		if err == nil {
 			res.Created = true
+			// The maker first: a zone whose apex could not be held is
+			// still its maker's.
+			if err := srv.recordNewMaker(ctx, canonical, r.cfg.managedBy, zc.owner); err != nil {
+				return res, err
+			}
+			res.setMaker(zoneMaker{ownership: ownership{writer: r.cfg.managedBy, owner: zc.owner}, known: true, recorded: true}, r.cfg.managedBy, zc.owner)
+			if held {
+				return res, nil
+			}
 			n, err := r.holdApex(ctx, canonical, zc.owner)
 			t.requests.Add(int64(n))
 			if err != nil {
@@ -151,9 +191,19 @@ func (r *Reconciler) EnsureZone(ctx context.Context, zone string, spec ZoneSpec,
 	default:
 		return res, fmt.Errorf("read zone %s: %w", canonical, err)
 	}
+	if err := r.ensureMaker(ctx, srv, &res, existing, zc.owner); err != nil {
+		return res, err
+	}
 	res.Differences = want.differences(canonical, existing)
 	if !zc.updateZone || len(res.Differences) == 0 {
 		return res, nil
+	}
+	if !res.Mine {
+		// Every property UpdateZone converges answers to the maker: a
+		// second object of the zone's name changes nothing.
+		e := notMine(canonical, readResultMaker(res), r.cfg.managedBy, zc.owner)
+		e.changing = true
+		return res, e
 	}
 	return r.updateZone(ctx, srv, &t, res, want, zc)
 }
@@ -272,6 +322,8 @@ func (r *Reconciler) holdApex(ctx context.Context, zone, owner string) (int, err
 	}
 	keys := []rrset.Key{{Name: zone, Type: "SOA"}, {Name: zone, Type: "NS"}}
 	o := r.newOp("ensure zone", zone, intent{keys: keys, adopt: true}, readScope{name: zone}, writes)
+	// An adoption: the lock is needed, so it is taken before the one read.
+	o.lockFirst = true
 	res, err := o.do(ctx, func(ctx context.Context) error {
 		obs, err := o.read(ctx)
 		if err != nil {
@@ -301,7 +353,9 @@ func (c session) zoneInfo(ctx context.Context, zone string) (*powerdns.Zone, err
 	var z *powerdns.Zone
 	err := c.call(ctx, func(ctx context.Context) error {
 		var err error
-		z, err = c.s.client.ZoneInfo(ctx, zone, pdnsapi.ZoneQuery{RRsetName: zone, RRsetType: "NS"})
+		// Every type at the apex: the NS for the spec, the SOA for the
+		// maker of a zone that has none recorded.
+		z, err = c.s.client.ZoneInfo(ctx, zone, pdnsapi.ZoneQuery{RRsetName: zone})
 		return err
 	})
 	return z, err
@@ -522,27 +576,50 @@ func (forceDeleteZone) applyToDeleteZone(c *deleteZoneConfig) { c.force = true }
 func ForceDeleteZone() DeleteZoneOption { return forceDeleteZone{} }
 
 // ZoneInUseError is DeleteZone refusing to delete a zone that still holds
-// RRsets of other writers, or, with WithOwner, that another object of the
-// writer holds.
+// RRsets of other writers, or, with WithOwner, that another object made;
+// and UpdateZone refusing to change a zone another object made.
 type ZoneInUseError struct {
 	Zone string
 	// Writers are the other writers holding RRsets in the zone, sorted;
 	// RRsets counts their RRsets.
 	Writers []string
 	RRsets  int
-	// Owner is the other object of this writer that the zone's SOA is
-	// recorded for (EnsureZone's WithOwner), when DeleteZone was given an
-	// owner: the zone is that object's, not the caller's. Empty otherwise.
+	// MadeByWriter and MadeBy are who made the zone, when that is not the
+	// caller (ZoneResult.MadeByWriter and MadeBy).
+	MadeByWriter, MadeBy string
+	// NoMaker is true when no maker of the zone is known: a zone made by
+	// hand, which no object of the writer changes or deletes.
+	NoMaker bool
+	// Owner is MadeBy when the zone's maker is another object of this
+	// writer, empty otherwise.
 	Owner string
+
+	// changing is true for UpdateZone's refusal.
+	changing bool
+}
+
+// NotOwner reports whether the zone is refused because the caller did not
+// make it (another object or writer did, or no maker is known), rather
+// than only for other writers' RRsets in it.
+func (e *ZoneInUseError) NotOwner() bool {
+	return e.NoMaker || e.MadeByWriter != ""
 }
 
 func (e *ZoneInUseError) Error() string {
 	var why []string
-	if e.Owner != "" {
-		why = append(why, "is held by "+e.Owner+" (its SOA)")
+	switch {
+	case e.NoMaker:
+		why = append(why, "has no maker recorded")
+	case e.MadeByWriter != "" && e.MadeBy != "":
+		why = append(why, "was made by "+e.MadeBy+" of "+e.MadeByWriter)
+	case e.MadeByWriter != "":
+		why = append(why, "was made by "+e.MadeByWriter)
 	}
 	if e.RRsets > 0 {
 		why = append(why, fmt.Sprintf("still holds %d RRset(s) of %s", e.RRsets, strings.Join(e.Writers, ", ")))
+	}
+	if e.changing {
+		return fmt.Sprintf("reconcile: zone %s %s: not changed", e.Zone, strings.Join(why, " and "))
 	}
 	return fmt.Sprintf("reconcile: zone %s %s: not deleted (ForceDeleteZone deletes it anyway)", e.Zone, strings.Join(why, " and "))
 }
@@ -553,14 +630,14 @@ func (e *ZoneInUseError) Error() string {
 // hand, the apex of a zone EnsureZone did not create) do not hold it back.
 // A zone that does not exist is not an error: the deletion is idempotent.
 //
-// With WithOwner, it refuses too while the zone's SOA is recorded for
-// another owner of this writer (ZoneInUseError.Owner): EnsureZone records
-// the apex of a zone it creates for its owner, so a zone object that finds
-// its zone made by another object (a namespaced object sharing a
-// cluster-wide zone's name) does not delete it. Only the SOA counts: an
-// object of the writer that took the apex NS over (Result.Handovers) does
-// not hold the zone, and neither does an SOA recorded for no owner (a zone
-// created without WithOwner).
+// With WithOwner, it deletes only a zone that EnsureZone made with the same
+// writer and owner (ZoneInUseError.NotOwner otherwise): a zone object that
+// finds its zone made by another object (a namespaced object sharing a
+// cluster-wide zone's name) does not delete it, and neither does any object
+// a zone no maker is known of. Who holds the apex RRsets does not count: an
+// "soa" or "ns" record-set object of the writer that took them over
+// (Result.Handovers) does not hold the zone. Without an owner, it refuses
+// a zone another writer made.
 func (r *Reconciler) DeleteZone(ctx context.Context, zone string, opts ...DeleteZoneOption) (err error) {
 	defer r.observed(OperationDeleteZone, zone, time.Now(), &Result{}, &err)
 	cfg := configure(opts, DeleteZoneOption.applyToDeleteZone)
@@ -574,14 +651,19 @@ func (r *Reconciler) DeleteZone(ctx context.Context, zone string, opts ...Delete
 	o := r.newOp("delete zone", canonical, intent{}, readScope{}, dryRun)
 	_, err = o.do(ctx, func(ctx context.Context) error {
 		if !cfg.force {
-			obs, err := o.read(ctx)
+			obs, _, md, err := o.readRaw(ctx)
+			if err == nil && o.store != OwnershipMetadata {
+				// The maker is in the metadata, which the read made
+				// only where ownership lives there.
+				md, err = o.srv.metadata(ctx, canonical)
+			}
 			if pdnserrors.IsZoneNotFound(err) {
 				return nil
 			}
 			if err != nil {
 				return o.errorf(err)
 			}
-			if inUse := othersIn(canonical, obs, r.cfg.managedBy, cfg.owner); inUse != nil {
+			if inUse := othersIn(canonical, obs, r.cfg.managedBy, cfg.owner, readMaker(canonical, md, obs, r.cfg.managedBy)); inUse != nil {
 				return inUse
 			}
 		}
@@ -599,13 +681,17 @@ func (r *Reconciler) DeleteZone(ctx context.Context, zone string, opts ...Delete
 }
 
 // othersIn returns the *ZoneInUseError for the other writers' RRsets in obs
-// and, when owner is set, for an SOA of the writer recorded for another
-// owner, or nil.
-func othersIn(zone string, obs *observation, writer, owner string) error {
+// and for a zone whose maker m is not the caller's: another writer, or,
+// when owner is set, another owner or none known. Nil when neither.
+func othersIn(zone string, obs *observation, writer, owner string, m zoneMaker) error {
 	e := &ZoneInUseError{Zone: zone}
-	if soa, ok := obs.set.Get(rrset.Key{Name: zone, Type: "SOA"}); ok && owner != "" &&
-		soa.ManagedBy == writer && soa.Owner != "" && soa.Owner != owner {
-		e.Owner = soa.Owner
+	switch {
+	case owner != "":
+		if refused := notMine(zone, m, writer, owner); refused != nil {
+			e = refused
+		}
+	case m.known && m.writer != writer:
+		e.MadeByWriter, e.MadeBy = m.writer, m.owner
 	}
 	count := func(rr rrset.RRset) {
 		if rr.ManagedBy == "" || rr.ManagedBy == writer {
@@ -622,7 +708,7 @@ func othersIn(zone string, obs *observation, writer, owner string) error {
 	for _, rr := range obs.disabled {
 		count(rr)
 	}
-	if e.RRsets == 0 && e.Owner == "" {
+	if e.RRsets == 0 && !e.NotOwner() {
 		return nil
 	}
 	sort.Strings(e.Writers)

@@ -125,59 +125,86 @@ func TestOthersIn(t *testing.T) {
 	obs := obsOf(t, rr(t, "me", "a", "A", "192.0.2.1"), rr(t, "", "b", "A", "192.0.2.1"),
 		rr(t, "them", "c", "A", "192.0.2.1"), rr(t, "them", "d", "A", "192.0.2.1"))
 	obs.disabled = []rrset.RRset{rr(t, "else", "e", "A", "192.0.2.1")}
-	err := othersIn(testZone, obs, "me", "")
+	err := othersIn(testZone, obs, "me", "", zoneMaker{})
 	var inUse *ZoneInUseError
 	require.ErrorAs(t, err, &inUse)
 	assert.Equal(t, []string{"else", "them"}, inUse.Writers)
 	assert.Equal(t, 3, inUse.RRsets)
 	assert.Empty(t, inUse.Owner)
-	assert.NoError(t, othersIn(testZone, obsOf(t, rr(t, "me", "a", "A", "192.0.2.1")), "me", ""))
+	assert.False(t, inUse.NotOwner(), "only other writers' RRsets")
+	assert.NoError(t, othersIn(testZone, obsOf(t, rr(t, "me", "a", "A", "192.0.2.1")), "me", "", zoneMaker{}))
 }
 
-// TestOthersInOwner: with an owner, a zone whose SOA the writer holds for
-// another owner is in use; an SOA of the same owner, of no owner or of no
-// writer is not, nor are the writer's other owners' RRsets elsewhere (the
-// apex NS an object took over among them).
-func TestOthersInOwner(t *testing.T) {
+// TestOthersInMaker: with an owner, a zone made by another owner, by
+// another writer or by no one known is refused, whoever holds the apex
+// RRsets; without one, only a zone another writer made.
+func TestOthersInMaker(t *testing.T) {
 	const soa = "ns1.example.net. hostmaster.example.com. 1 10800 3600 604800 3600"
-	obsWith := func(soaHolder string, live ...rrset.RRset) *observation {
-		return &observation{set: setOf(t, append([]rrset.RRset{rr(t, soaHolder, "@", "SOA", soa)}, live...)...)}
+	// The apex is held by record-set objects of the writer: that never
+	// decides the zone.
+	obs := &observation{set: setOf(t, rr(t, "me/team-b/soa", "@", "SOA", soa), rr(t, "me/team-b/ns", "@", "NS", "ns1.example.net."))}
+	made := func(writer, owner string) zoneMaker {
+		return zoneMaker{ownership: ownership{writer: writer, owner: owner}, known: true, recorded: true}
 	}
-	recordSets := []rrset.RRset{rr(t, "me/team-b/ns", "@", "NS", "ns1.example.net."), rr(t, "me/team-b/www", "www", "A", "192.0.2.1")}
-
 	for _, tc := range []struct {
-		name, soaHolder, owner, want string
+		name  string
+		maker zoneMaker
+		owner string
+		want  string
 	}{
-		{name: "another object's zone", soaHolder: "me/cluster/example", owner: "team-a/example", want: "cluster/example"},
-		{name: "the object's own zone", soaHolder: "me/team-a/example", owner: "team-a/example"},
-		{name: "no owner given", soaHolder: "me/cluster/example"},
-		{name: "an SOA of no owner", soaHolder: "me", owner: "team-a/example"},
-		{name: "an SOA of no writer", soaHolder: "", owner: "team-a/example"},
+		{name: "another object's zone", maker: made("me", "cluster/example"), owner: "team-a/example",
+			want: "reconcile: zone " + testZone + " was made by cluster/example of me: not deleted (ForceDeleteZone deletes it anyway)"},
+		{name: "the object's own zone", maker: made("me", "team-a/example"), owner: "team-a/example"},
+		{name: "no owner given", maker: made("me", "cluster/example")},
+		{name: "made without owner", maker: made("me", ""), owner: "team-a/example",
+			want: "reconcile: zone " + testZone + " was made by me: not deleted (ForceDeleteZone deletes it anyway)"},
+		{name: "no maker known", owner: "team-a/example",
+			want: "reconcile: zone " + testZone + " has no maker recorded: not deleted (ForceDeleteZone deletes it anyway)"},
+		{name: "no maker known, no owner given"},
+		{name: "another writer's zone", maker: made("them", "x"),
+			want: "reconcile: zone " + testZone + " was made by x of them: not deleted (ForceDeleteZone deletes it anyway)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := othersIn(testZone, obsWith(tc.soaHolder, recordSets...), "me", tc.owner)
+			err := othersIn(testZone, obs, "me", tc.owner, tc.maker)
 			if tc.want == "" {
 				assert.NoError(t, err)
 				return
 			}
 			var inUse *ZoneInUseError
 			require.ErrorAs(t, err, &inUse)
-			assert.Equal(t, tc.want, inUse.Owner)
+			assert.True(t, inUse.NotOwner())
 			assert.Zero(t, inUse.RRsets)
-			assert.Equal(t, "reconcile: zone "+testZone+" is held by "+tc.want+" (its SOA): not deleted (ForceDeleteZone deletes it anyway)", err.Error())
+			assert.Equal(t, tc.want, err.Error())
 		})
 	}
 
-	// Another writer's SOA is another writer's RRset, whoever asks.
-	err := othersIn(testZone, obsWith("them/cluster/example"), "me", "team-a/example")
-	var inUse *ZoneInUseError
-	require.ErrorAs(t, err, &inUse)
-	assert.Empty(t, inUse.Owner)
-	assert.Equal(t, []string{"them"}, inUse.Writers)
-	assert.Equal(t, "reconcile: zone "+testZone+" still holds 1 RRset(s) of them: not deleted (ForceDeleteZone deletes it anyway)", err.Error())
+	both := &ZoneInUseError{Zone: testZone, MadeByWriter: "me", MadeBy: "cluster/example", Owner: "cluster/example", Writers: []string{"a", "b"}, RRsets: 3}
+	assert.Equal(t, "reconcile: zone "+testZone+" was made by cluster/example of me and still holds 3 RRset(s) of a, b: not deleted (ForceDeleteZone deletes it anyway)", both.Error())
+}
 
-	both := &ZoneInUseError{Zone: testZone, Owner: "cluster/example", Writers: []string{"a", "b"}, RRsets: 3}
-	assert.Equal(t, "reconcile: zone "+testZone+" is held by cluster/example (its SOA) and still holds 3 RRset(s) of a, b: not deleted (ForceDeleteZone deletes it anyway)", both.Error())
+// TestReadMaker: the maker recorded wins over the apex SOA's holder; a zone
+// with none recorded is its SOA owner's when the SOA is the writer's, and
+// no one's otherwise.
+func TestReadMaker(t *testing.T) {
+	const soa = "ns1.example.net. hostmaster.example.com. 1 10800 3600 604800 3600"
+	kind := powerdns.MetadataKind(makerKind)
+	recorded := []powerdns.Metadata{{Kind: &kind, Metadata: []string{"owner=zone/a", "managed-by=me", "zone=" + testZone}}}
+	apex := func(holder string) *observation {
+		return &observation{set: setOf(t, rr(t, holder, "@", "SOA", soa))}
+	}
+	m := readMaker(testZone, recorded, apex("me/recordset/soa"), "me")
+	assert.True(t, m.recorded)
+	assert.True(t, m.is("me", "zone/a"), "values in any order")
+
+	m = readMaker(testZone, nil, apex("me/zone/a"), "me")
+	assert.False(t, m.recorded)
+	assert.True(t, m.is("me", "zone/a"), "an earlier release's zone")
+	assert.False(t, readMaker(testZone, nil, apex("them/zone/a"), "me").known)
+	assert.False(t, readMaker(testZone, nil, apex(""), "me").known)
+	assert.False(t, readMaker(testZone, nil, nil, "me").known)
+	assert.Equal(t, []string{"zone=" + testZone, "managed-by=me"}, makerValues(testZone, "me", ""))
+	left := []powerdns.Metadata{{Kind: &kind, Metadata: []string{"managed-by=me", "zone=deleted.example."}}}
+	assert.False(t, readMaker(testZone, left, nil, "me").known, "a deleted zone's maker, left by LMDB")
 }
 
 // TestZoneSpecClear: Clear is checked and put in the order of differences,

@@ -27,6 +27,8 @@ func TestEnsureZoneUpdates(t *testing.T) {
 		res, err := w.EnsureZone(ctx, zone, spec, owner)
 		require.NoError(t, err)
 		require.True(t, res.Created)
+		// The maker's record is a PUT of the zone's metadata.
+		created := rec.counts.Method(http.MethodPut)
 		t.Cleanup(func() { _ = w.DeleteZone(ctx, zone) })
 
 		fields := func(ds []reconcile.ZoneDifference) []string {
@@ -44,7 +46,7 @@ func TestEnsureZoneUpdates(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, []string{"kind", "nameservers", "soa_edit_api", "account"}, fields(res.Differences))
 		assert.Empty(t, res.Changed)
-		assert.Zero(t, rec.counts.Method(http.MethodPut))
+		assert.Equal(t, created, rec.counts.Method(http.MethodPut))
 
 		puts, patches := rec.counts.Method(http.MethodPut), rec.counts.Method(http.MethodPatch)
 		res, err = w.EnsureZone(ctx, zone, spec, owner, reconcile.UpdateZone())
@@ -80,14 +82,24 @@ func TestEnsureZoneUpdates(t *testing.T) {
 		assert.Equal(t, puts, rec.counts.Method(http.MethodPut), "a zone that matches: no PUT")
 		assert.Equal(t, patches, rec.counts.Method(http.MethodPatch), "a zone that matches: no PATCH")
 
-		// The NS of another object are reported, not changed.
+		// Another object of the writer changes nothing of a zone it did
+		// not make: the differences are reported, and the refusal says whose
+		// the zone is.
 		other := spec
 		other.Nameservers = []string{"ns3.example.net."}
+		other.Account = "team-c"
 		res, err = w.EnsureZone(ctx, zone, other, reconcile.WithOwner("zone/other"), reconcile.UpdateZone())
-		require.NoError(t, err)
+		var inUse *reconcile.ZoneInUseError
+		require.ErrorAs(t, err, &inUse)
+		assert.True(t, inUse.NotOwner())
+		assert.Equal(t, "zone/example", inUse.MadeBy)
 		assert.Empty(t, res.Changed)
-		assert.Equal(t, []string{"nameservers"}, fields(res.Differences))
+		assert.False(t, res.Mine)
+		assert.Equal(t, "zone/example", res.MadeBy)
+		assert.Equal(t, []string{"nameservers", "account"}, fields(res.Differences))
 		assert.Equal(t, patches, rec.counts.Method(http.MethodPatch))
+		assert.Equal(t, puts, rec.counts.Method(http.MethodPut))
+		assert.Equal(t, "team-b", *readZone(t, srv, zone).Account)
 
 		withCatalog := spec
 		catalog := "cat-" + srv.NewZone(t)

@@ -22,7 +22,7 @@
 //     when its hold ran out or by Close: requests in no other operation's
 //     Result), and reason is the reconcile.ConditionReason their Result
 //     and error give (Programmed, Conflict, NotOwner, PDNSError, Pending,
-//     InvalidInput, ZoneNotFound).
+//     InvalidInput, ZoneNotFound, ZoneInUse).
 //   - pdnskit_operation_duration_seconds{operation}: a histogram of the time
 //     from an operation's call to its return, waits for locks included.
 //   - pdnskit_changes_total{op}: changes PowerDNS accepted (Result.Applied),

@@ -163,7 +163,12 @@ func (r *RecordSetReconciler) finalize(ctx context.Context, obj *DNSRecordSet) (
 		// of them takes it over when it is reconciled (Result.Handovers),
 		// so the name never goes NXDOMAIN in between. Without one, it
 		// goes.
-		if owner == "" {
+		// An apex SOA or NS (the zone's "soa" and "ns" objects) is let
+		// go, not removed: a zone keeps its SOA and NS as long as it
+		// exists (the library may refuse their Remove), and they go with
+		// the zone when its DNSZone deletes it, its maker whoever holds
+		// them.
+		if owner == "" && !apexOfZone(zone, key) {
 			res, err := r.pdns.Remove(ctx, zone, key)
 			cond := pdnsreconcile.ConditionFor(res, err)
 			switch cond.Reason {
@@ -277,4 +282,9 @@ func indexRRsetKey(o client.Object) []string {
 		return nil
 	}
 	return []string{zone + " " + key.Name + " " + key.Type}
+}
+
+// apexOfZone reports whether key is the SOA or the NS at the apex of zone.
+func apexOfZone(zone string, key rrset.Key) bool {
+	return key.Name == zone && (key.Type == "SOA" || key.Type == "NS")
 }

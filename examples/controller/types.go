@@ -54,12 +54,16 @@ type DNSZone struct {
 	Status Status      `json:"status,omitempty"`
 }
 
-// DNSZoneSpec is what the zone is created with.
+// DNSZoneSpec is what the zone is created with, and kept as: a change of
+// its nameservers or account is made to the zone (UpdateZone), by the
+// DNSZone that made it only.
 type DNSZoneSpec struct {
 	// DomainName is the zone's DNS name, e.g. "example.com".
 	DomainName  string   `json:"domainName"`
 	Kind        string   `json:"kind,omitempty"`
 	Nameservers []string `json:"nameservers,omitempty"`
+	// Account is PowerDNS's account of the zone.
+	Account string `json:"account,omitempty"`
 }
 
 // Status is the status of both kinds: the Programmed condition.
@@ -86,5 +90,5 @@ type DNSZoneList struct {
 func (o *DNSRecordSet) Ref() string { return o.Namespace + "/" + o.Name }
 
 // Ref is the object's reference, namespace/name: the owner the library
-// records for the apex of a zone the object creates.
+// records as the maker of a zone the object creates.
 func (o *DNSZone) Ref() string { return o.Namespace + "/" + o.Name }

@@ -20,12 +20,13 @@ import (
 // zoneFinalizer keeps a DNSZone until its zone is deleted from PowerDNS.
 const zoneFinalizer = "dns.example.com/powerdns-zone"
 
-// ReasonZoneInUse is the reason the controller itself gives a DNSZone being
-// deleted while other writers still hold RRsets in its zone.
-const ReasonZoneInUse pdnsreconcile.ConditionReason = "ZoneInUse"
-
-// ZoneReconciler creates a DNSZone's zone with EnsureZone and deletes it
-// with DeleteZone from the finalizer.
+// ZoneReconciler creates a DNSZone's zone with EnsureZone, keeps it as the
+// spec says (UpdateZone), and deletes it with DeleteZone from the
+// finalizer. The library records the DNSZone that created the zone as its
+// maker: only that object changes or deletes it, whoever holds its apex
+// SOA and NS (the zone's "soa" and "ns" DNSRecordSets, see
+// RecordSetReconciler), and a second DNSZone of the same name, in another
+// namespace, changes nothing and deletes nothing.
 type ZoneReconciler struct {
 	client client.Client
 	pdns   *pdnsreconcile.Reconciler
@@ -62,12 +63,13 @@ func (r *ZoneReconciler) Reconcile(ctx context.Context, req reconcile.Request) (
 			return reconcile.Result{}, err
 		}
 	}
-	// The object is the owner of the apex of a zone it creates: another
-	// DNSZone naming the same zone (in another namespace) finds it
-	// existing, and its deletion leaves the zone to this one.
+	// The object is the maker of a zone it creates: another DNSZone
+	// naming the same zone (in another namespace) finds it another's
+	// (NotOwner), changes nothing, and its deletion leaves the zone to
+	// this one.
 	zr, err := r.pdns.EnsureZone(ctx, z.Spec.DomainName,
-		pdnsreconcile.ZoneSpec{Kind: z.Spec.Kind, Nameservers: z.Spec.Nameservers},
-		pdnsreconcile.WithOwner(z.Ref()))
+		pdnsreconcile.ZoneSpec{Kind: z.Spec.Kind, Nameservers: z.Spec.Nameservers, Account: z.Spec.Account},
+		pdnsreconcile.WithOwner(z.Ref()), pdnsreconcile.UpdateZone())
 	cond := zoneCondition(zr, err)
 	// As for record sets, PowerDNS's errors stay out of controller-runtime's
 	// rate limiter: the condition carries them, and the requeue waits as
@@ -80,7 +82,9 @@ func (r *ZoneReconciler) Reconcile(ctx context.Context, req reconcile.Request) (
 }
 
 // finalize deletes the zone, unless other writers still hold RRsets in it
-// or another DNSZone created it, then releases the object.
+// or another DNSZone made it, then releases the object. The zone's own
+// DNSRecordSets (its "soa" and "ns" among them) do not hold it back: they
+// are this writer's, and go with the zone.
 func (r *ZoneReconciler) finalize(ctx context.Context, z *DNSZone, key string) (reconcile.Result, error) {
 	if !controllerutil.ContainsFinalizer(z, zoneFinalizer) {
 		return reconcile.Result{}, nil
@@ -90,16 +94,15 @@ func (r *ZoneReconciler) finalize(ctx context.Context, z *DNSZone, key string) (
 	cond := pdnsreconcile.ConditionFor(pdnsreconcile.Result{}, err)
 	switch {
 	case err == nil, cond.Reason == pdnsreconcile.ReasonInvalidInput: // deleted, or never created
-	case errors.As(err, &inUse) && inUse.Owner != "":
-		// Another DNSZone created the zone (its SOA is recorded for
-		// that object): the zone is its to delete, and this object
+	case errors.As(err, &inUse) && inUse.NotOwner():
+		// Another DNSZone made the zone, or no object did (made by
+		// hand): it is not this object's to delete, and this object
 		// goes without it.
-		log.FromContext(ctx).Info("zone left to the object that created it", "zone", z.Spec.DomainName, "owner", inUse.Owner)
+		log.FromContext(ctx).Info("zone left to the object that made it", "zone", z.Spec.DomainName, "madeBy", inUse.MadeBy)
 	case errors.As(err, &inUse):
-		// Other writers' records stay, and so does the zone: their
-		// removal wakes nothing here, so come back after the refusal
-		// interval.
-		cond = pdnsreconcile.Condition{Reason: ReasonZoneInUse, Message: err.Error()}
+		// Other writers' records stay, and so does the zone
+		// (ZoneInUse): their removal wakes nothing here, so come back
+		// after the refusal interval.
 		return reconcile.Result{RequeueAfter: r.requeue.After(key, err)}, publish(ctx, r.client, z, &z.Status.Conditions, cond)
 	default:
 		log.FromContext(ctx).Error(err, "delete zone", "zone", z.Spec.DomainName)
@@ -120,18 +123,30 @@ func (r *ZoneReconciler) after(key string, cond pdnsreconcile.Condition, err err
 	return r.requeue.After(key, err)
 }
 
-// zoneCondition is the Programmed condition of a DNSZone after EnsureZone.
+// zoneCondition is the Programmed condition of a DNSZone after EnsureZone:
+// a zone another object made is NotOwner, whether or not the spec differs
+// from it.
 func zoneCondition(zr pdnsreconcile.ZoneResult, err error) pdnsreconcile.Condition {
 	if err != nil {
 		return pdnsreconcile.ConditionFor(pdnsreconcile.Result{Zone: zr.Zone}, err)
+	}
+	if !zr.Mine {
+		return pdnsreconcile.Condition{Reason: pdnsreconcile.ReasonNotOwner,
+			Message: fmt.Sprintf("zone %s was made by %s, not by this object: it is left as it is", zr.Zone, madeBy(zr))}
 	}
 	msg := "zone exists"
 	if zr.Created {
 		msg = "zone created"
 	}
+	if len(zr.Changed) > 0 {
+		changed := make([]string, len(zr.Changed))
+		for i, d := range zr.Changed {
+			changed[i] = d.Field
+		}
+		msg += "; changed: " + strings.Join(changed, ", ")
+	}
 	if len(zr.Differences) > 0 {
-		// Reported, never changed: changing a live zone is for an
-		// operator to decide.
+		// What UpdateZone does not change (signing, kind), reported.
 		diffs := make([]string, len(zr.Differences))
 		for i, d := range zr.Differences {
 			diffs[i] = d.String()
@@ -139,4 +154,15 @@ func zoneCondition(zr pdnsreconcile.ZoneResult, err error) pdnsreconcile.Conditi
 		msg += fmt.Sprintf("; it differs from the spec, and is left as it is: %s", strings.Join(diffs, "; "))
 	}
 	return pdnsreconcile.Condition{Programmed: true, Reason: pdnsreconcile.ReasonProgrammed, Message: msg}
+}
+
+// madeBy names the maker of a zone in a condition's message.
+func madeBy(zr pdnsreconcile.ZoneResult) string {
+	switch {
+	case zr.MadeByWriter == "":
+		return "no object known"
+	case zr.MadeBy == "":
+		return zr.MadeByWriter
+	}
+	return zr.MadeBy
 }

@@ -61,7 +61,7 @@ func TestZoneLifecycle(t *testing.T) {
 		assert.False(t, e.gone(z), "kept while the zone is in use")
 		cond = e.programmed(z)
 		assert.Equal(t, metav1.ConditionFalse, cond.Status)
-		assert.Equal(t, string(ReasonZoneInUse), cond.Reason)
+		assert.Equal(t, string(pdnsreconcile.ReasonZoneInUse), cond.Reason)
 		assert.Contains(t, cond.Message, "external-dns")
 		_, err = srv.Client.Zones.Get(e.ctx(), zone)
 		require.NoError(t, err, "the zone stays")
@@ -79,9 +79,9 @@ func TestZoneLifecycle(t *testing.T) {
 }
 
 // TestZoneSharedName: two DNSZones in two namespaces name one zone. The
-// first creates it and its apex is recorded for it; the second finds it
-// existing, and its deletion releases the object and leaves the zone,
-// which the first one's deletion then deletes.
+// first creates it and is recorded as its maker; the second finds it
+// another's (NotOwner), and its deletion releases the object and leaves
+// the zone, which the first one's deletion then deletes.
 func TestZoneSharedName(t *testing.T) {
 	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
 		t.Parallel()
@@ -107,7 +107,9 @@ func TestZoneSharedName(t *testing.T) {
 		reconcileZone(clusterWide)
 		assert.Equal(t, "zone created", e.programmed(clusterWide).Message)
 		reconcileZone(teamA)
-		assert.Equal(t, "zone exists", e.programmed(teamA).Message)
+		cond := e.programmed(teamA)
+		assert.Equal(t, string(pdnsreconcile.ReasonNotOwner), cond.Reason, cond.Message)
+		assert.Contains(t, cond.Message, clusterWide.Ref())
 		live, err := e.pdns.Live(e.ctx(), zone)
 		require.NoError(t, err)
 		for _, rr := range live {
@@ -151,5 +153,108 @@ func TestZoneInvalidInput(t *testing.T) {
 		require.NoError(t, e.k8s.Delete(e.ctx(), z))
 		e.reconcile(e.zones, z.Name)
 		assert.True(t, e.gone(z))
+	})
+}
+
+// TestZoneWholeLife is dns-operator's life of a zone: a DNSZone with an
+// account, and its "soa" and "ns" DNSRecordSets, which hold the apex SOA and
+// NS without taking the zone. The DNSZone changes the zone's account (its
+// nameservers go through its "ns" object, as dns-operator replicates them);
+// a second DNSZone of the same name in another namespace changes and
+// deletes nothing; the record sets' deletion lets the apex go, and the
+// DNSZone's deletion deletes the zone: nothing is left.
+func TestZoneWholeLife(t *testing.T) {
+	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
+		t.Parallel()
+		e := newEnv(t, srv)
+		zone := "life-" + e.zone
+		t.Cleanup(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			_ = srv.Client.Zones.Delete(ctx, zone) // left by a failed test; absent otherwise
+		})
+		reconcileZone := func(z *DNSZone) reconcile.Result {
+			t.Helper()
+			res, err := e.zones.Reconcile(e.ctx(), reconcile.Request{NamespacedName: client.ObjectKeyFromObject(z)})
+			require.NoError(t, err)
+			return res
+		}
+		z := &DNSZone{
+			ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: "example"},
+			Spec:       DNSZoneSpec{DomainName: zone, Nameservers: []string{"ns1.example.net."}, Account: "team-a"},
+		}
+		require.NoError(t, e.k8s.Create(e.ctx(), z))
+		reconcileZone(z)
+		cond := e.programmed(z)
+		require.Equal(t, metav1.ConditionTrue, cond.Status, cond.Message)
+		assert.Equal(t, "zone created", cond.Message)
+
+		// The zone's "soa" and "ns" objects, as dns-operator makes them.
+		soa := e.recordSet("soa", DNSRecordSetSpec{Zone: zone, Name: "@", Type: "SOA", TTL: 3600,
+			Records: []string{"ns1.example.net. hostmaster.example.net. 1 10800 3600 604800 3600"}})
+		ns := e.recordSet("ns", DNSRecordSetSpec{Zone: zone, Name: "@", Type: "NS", TTL: 3600, Records: []string{"ns1.example.net."}})
+		for _, obj := range []*DNSRecordSet{soa, ns} {
+			e.reconcile(e.records, obj.Name)
+			cond := e.programmed(obj)
+			assert.Equal(t, metav1.ConditionTrue, cond.Status, "%s: %s", obj.Name, cond.Message)
+		}
+		live := e.live(zone)
+		assert.Equal(t, soa.Ref(), live[rrset.Key{Name: zone, Type: "SOA"}].Owner)
+		assert.Equal(t, ns.Ref(), live[rrset.Key{Name: zone, Type: "NS"}].Owner)
+
+		// New nameservers and account: the "ns" object writes the NS, the
+		// DNSZone, still the zone's maker, its account.
+		nameservers := []string{"ns1.example.net.", "ns2.example.net."}
+		ns.Spec.Records = nameservers
+		require.NoError(t, e.k8s.Update(e.ctx(), ns))
+		e.reconcile(e.records, ns.Name)
+		z.Spec.Nameservers, z.Spec.Account = nameservers, "team-b"
+		require.NoError(t, e.k8s.Update(e.ctx(), z))
+		reconcileZone(z)
+		cond = e.programmed(z)
+		assert.Equal(t, metav1.ConditionTrue, cond.Status, cond.Message)
+		assert.Equal(t, "zone exists; changed: account", cond.Message)
+		pz, err := srv.Client.Zones.Get(e.ctx(), zone)
+		require.NoError(t, err)
+		assert.Equal(t, "team-b", *pz.Account)
+		assert.Equal(t, nameservers, e.live(zone)[rrset.Key{Name: zone, Type: "NS"}].Records)
+
+		// A second DNSZone of the name, in another namespace: NotOwner,
+		// nothing changed, and its deletion leaves the zone.
+		twin := &DNSZone{
+			ObjectMeta: metav1.ObjectMeta{Namespace: "team-c", Name: "example"},
+			Spec:       DNSZoneSpec{DomainName: zone, Nameservers: []string{"ns3.example.net."}, Account: "team-c"},
+		}
+		require.NoError(t, e.k8s.Create(e.ctx(), twin))
+		reconcileZone(twin)
+		cond = e.programmed(twin)
+		assert.Equal(t, string(pdnsreconcile.ReasonNotOwner), cond.Reason, cond.Message)
+		pz, err = srv.Client.Zones.Get(e.ctx(), zone)
+		require.NoError(t, err)
+		assert.Equal(t, "team-b", *pz.Account)
+		assert.Equal(t, nameservers, e.live(zone)[rrset.Key{Name: zone, Type: "NS"}].Records)
+		require.NoError(t, e.k8s.Delete(e.ctx(), twin))
+		reconcileZone(twin)
+		assert.True(t, e.gone(twin))
+		_, err = srv.Client.Zones.Get(e.ctx(), zone)
+		require.NoError(t, err, "the zone stays: the twin did not make it")
+
+		// The record sets go: the apex stays as long as its zone.
+		for _, obj := range []*DNSRecordSet{soa, ns} {
+			require.NoError(t, e.k8s.Delete(e.ctx(), obj))
+			e.reconcile(e.records, obj.Name)
+			assert.True(t, e.gone(obj), obj.Name)
+		}
+		live = e.live(zone)
+		assert.Contains(t, live, rrset.Key{Name: zone, Type: "SOA"})
+		assert.Contains(t, live, rrset.Key{Name: zone, Type: "NS"})
+
+		// The DNSZone goes, and its zone with it.
+		require.NoError(t, e.k8s.Delete(e.ctx(), z))
+		res := reconcileZone(z)
+		assert.Zero(t, res.RequeueAfter)
+		assert.True(t, e.gone(z))
+		_, err = srv.Client.Zones.Get(e.ctx(), zone)
+		assert.Error(t, err, "the zone is deleted, nothing left behind")
 	})
 }
