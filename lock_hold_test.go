@@ -1,6 +1,7 @@
 package reconcile_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strings"
@@ -172,15 +173,25 @@ func TestLockHoldRunsOut(t *testing.T) {
 // for its lock.
 func waitKinds(tb testing.TB, srv *pdnstest.Server, zone string) []string {
 	tb.Helper()
-	md, err := srv.Client.Metadata.List(pdnstest.Context(tb), zone)
+	kinds, err := listWaitKinds(pdnstest.Context(tb), srv, zone)
 	require.NoError(tb, err)
+	return kinds
+}
+
+// listWaitKinds is waitKinds for a condition polled off the test's
+// goroutine: an error (a 500 from a busy LMDB) is returned, not failed on.
+func listWaitKinds(ctx context.Context, srv *pdnstest.Server, zone string) ([]string, error) {
+	md, err := srv.Client.Metadata.List(ctx, zone)
+	if err != nil {
+		return nil, err
+	}
 	var kinds []string
 	for _, m := range md {
 		if m.Kind != nil && strings.HasPrefix(string(*m.Kind), "X-PDNSKIT-W-") {
 			kinds = append(kinds, string(*m.Kind))
 		}
 	}
-	return kinds
+	return kinds, nil
 }
 
 // TestLockHoldGivesWayToAWaiter: a writer that waits for a zone whose lock
@@ -209,21 +220,30 @@ func TestLockHoldGivesWayToAWaiter(t *testing.T) {
 		create(w, "b") // past the cap, not looked: kept
 		require.Len(t, lockKinds(t, srv, zone), 1)
 
-		theirs := make(chan reconcile.Result, 1)
+		// The waiting Apply reports to the test's goroutine, never to t:
+		// it may end after a failed test has.
+		type outcome struct {
+			res reconcile.Result
+			err error
+		}
+		theirRR := pdnstest.MustRRset(t, zone, "theirs", "A", 300, "192.0.2.2")
+		theirs := make(chan outcome, 1)
 		go func() {
-			res, err := other.Apply(ctx, zone, pdnstest.MustRRset(t, zone, "theirs", "A", 300, "192.0.2.2"))
-			assert.NoError(t, err)
-			theirs <- res
+			res, err := other.Apply(ctx, zone, theirRR)
+			theirs <- outcome{res, err}
 		}()
-		require.Eventually(t, func() bool { return len(waitKinds(t, srv, zone)) == 1 }, 30*time.Second, 10*time.Millisecond,
-			"the other writer waits, and says so")
+		require.Eventually(t, func() bool {
+			kinds, err := listWaitKinds(ctx, srv, zone)
+			return err == nil && len(kinds) == 1
+		}, 30*time.Second, 10*time.Millisecond, "the other writer waits, and says so")
 
 		res := create(w, "c")
 		assert.Equal(t, createUnderKeptLock(srv)+2-readsOfOneName(srv, reconcile.OwnershipAuto)+1, res.Requests,
 			"under the lock kept, a look, and the lock freed: somebody waits")
 		got := <-theirs
-		assert.Len(t, got.Applied, 1, "the waiting writer's create goes through")
-		assert.Empty(t, got.Postponed)
+		require.NoError(t, got.err)
+		assert.Len(t, got.res.Applied, 1, "the waiting writer's create goes through")
+		assert.Empty(t, got.res.Postponed)
 		assert.Empty(t, waitKinds(t, srv, zone), "the waiting kind goes with the wait")
 		assert.Empty(t, lockKinds(t, srv, zone))
 	})
