@@ -601,7 +601,10 @@ func TestApplyOccludedNSUpdate(t *testing.T) {
 		res, err = delegator.Apply(ctx, zone, more)
 		require.NoError(t, err)
 		require.Len(t, res.Applied, 1)
-		assert.Equal(t, readsOfOneName(srv, reconcile.OwnershipAuto), res.Requests-res.Patches, "an update that keeps its targets reads its one name")
+		// A read PowerDNS answered 500 (4.7.3 on gsqlite3: "database is
+		// locked", with the other tests writing) is made again.
+		assert.Equal(t, readsOfOneName(srv, reconcile.OwnershipAuto)+rec.counts.Statuses(500, 599), res.Requests-res.Patches,
+			"an update that keeps its targets reads its one name (requests: %s)", rec.counts.String())
 
 		allowing, _ := newWriter(t, srv, "delegator", reconcile.WithAllowed(conflict.Occluded))
 		res, err = allowing.Apply(ctx, zone, one)
