@@ -36,3 +36,6 @@ func ScheduleWaits(r *Reconciler, zone string) (turn time.Duration, batches, mem
 // LongestKinds makes the zone metadata kinds r names next the longest it
 // can name, a sequence of 7 base-36 digits, for the tests that store them.
 func LongestKinds(r *Reconciler) { r.seq.Store(kindSeqs - 1000) }
+
+// TXTOfLength is txtOfLength, for the integration tests of stored limits.
+var TXTOfLength = txtOfLength

@@ -117,9 +117,9 @@ func TestStorageRefusals(t *testing.T) {
 	z, err := rrset.ParseZone(testZone)
 	require.NoError(t, err)
 	st := stamp{writer: "me"}
-	_, err = st.canonicalRRset(z, rrset.RRset{Name: "t", Type: "TXT", TTL: 60, Records: []string{txtOfLength(t, contentColumn)}})
+	_, err = st.canonicalRRset(z, rrset.RRset{Name: "t", Type: "TXT", TTL: 60, Records: []string{txtOfLength(t, testZone, contentColumn)}})
 	require.NoError(t, err, "at the limit")
-	_, err = st.canonicalRRset(z, rrset.RRset{Name: "t", Type: "TXT", TTL: 60, Records: []string{txtOfLength(t, contentColumn+1)}})
+	_, err = st.canonicalRRset(z, rrset.RRset{Name: "t", Type: "TXT", TTL: 60, Records: []string{txtOfLength(t, testZone, contentColumn+1)}})
 	var in *InputError
 	require.ErrorAs(t, err, &in)
 	require.ErrorAs(t, err, &se)
@@ -145,7 +145,7 @@ func TestStorageRefusals(t *testing.T) {
 
 // txtOfLength is a canonical TXT content of exactly n bytes (n > 300):
 // k quoted strings of at most 255 characters, a space between them.
-func txtOfLength(t *testing.T, n int) string {
+func txtOfLength(t *testing.T, zone string, n int) string {
 	t.Helper()
 	k := (n + 1 + 257) / 258 // each string takes at most 258 bytes with its quotes and space
 	chars := n - 3*k + 1
@@ -159,7 +159,7 @@ func txtOfLength(t *testing.T, n int) string {
 	}
 	s := strings.Join(parts, " ")
 	require.Equal(t, n, len(s))
-	rr, err := rrset.New(testZone, "t", "TXT", 60, s)
+	rr, err := rrset.New(zone, "t", "TXT", 60, s)
 	require.NoError(t, err)
 	require.Equal(t, s, rr.Records[0], "canonical as written")
 	return s

@@ -40,7 +40,7 @@ func TestStoredAtTheLimits(t *testing.T) {
 		store, err := w.OwnershipStore(ctx)
 		require.NoError(t, err)
 
-		txt := pdnstest.MustRRset(t, zone, "txt", "TXT", 300, txtOfLength(t, zone, 64000))
+		txt := pdnstest.MustRRset(t, zone, "txt", "TXT", 300, reconcile.TXTOfLength(t, zone, 64000))
 		if store == reconcile.OwnershipComments {
 			txt.Comment = note
 		}
@@ -78,7 +78,7 @@ func TestStoredAtTheLimits(t *testing.T) {
 			assert.Equal(t, field, se.Field)
 			assert.Equal(t, sent, rec.counts.Total(), "refused before any request")
 		}
-		long := pdnstest.MustRRset(t, zone, "long", "TXT", 300, txtOfLength(t, zone, 64001))
+		long := pdnstest.MustRRset(t, zone, "long", "TXT", 300, reconcile.TXTOfLength(t, zone, 64001))
 		_, err = w.Apply(ctx, zone, long)
 		refuse(t, "RRset.Records", err)
 		_, err = w.Sync(ctx, zone, []rrset.RRset{txt, long})
@@ -155,26 +155,4 @@ func findRRset(t *testing.T, live []rrset.RRset, key rrset.Key) rrset.RRset {
 	}
 	t.Fatalf("%s not live", key)
 	return rrset.RRset{}
-}
-
-// txtOfLength is a canonical TXT content of exactly n bytes (n > 300):
-// k quoted strings of at most 255 characters, a space between them.
-func txtOfLength(t *testing.T, zone string, n int) string {
-	t.Helper()
-	k := (n + 1 + 257) / 258 // a string takes at most 258 bytes with its quotes and space
-	chars := n - 3*k + 1
-	parts := make([]string, k)
-	for i := range parts {
-		l := chars / k
-		if i < chars%k {
-			l++
-		}
-		parts[i] = `"` + strings.Repeat("a", l) + `"`
-	}
-	s := strings.Join(parts, " ")
-	require.Equal(t, n, len(s))
-	rr, err := rrset.New(zone, "t", "TXT", 60, s)
-	require.NoError(t, err)
-	require.Equal(t, s, rr.Records[0], "canonical as written")
-	return s
 }
