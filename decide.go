@@ -116,7 +116,9 @@ type decision struct {
 //     operation's keys; an explicit delete of another writer's RRset, or
 //     of one no writer holds without adoption, is blocked (Remove); a
 //     delete of the apex SOA or NS is dropped, and blocked when asked for
-//     (conflict.ApexRequired);
+//     (conflict.ApexRequired); the writer's RRsets PowerDNS stores with a
+//     record twice, which Diff reads as desired, are written again
+//     (repairs);
 //  2. the deletion policy holds back deletes of absent RRsets that are not
 //     asked for: upsert-only, the sustained-absence gate, the delete guard
 //     (decide_deletes.go);
@@ -138,6 +140,7 @@ func decide(in intent, obs *observation, ru rules, rec recall) decision {
 		// Deletes come first in a plan.
 		plan.Changes = append(d.explicitDeletes(in, obs, ru), plan.Changes...)
 	}
+	plan.Changes = append(plan.Changes, repairs(in, obs, desired, plan, ru.writer)...)
 	// A zone keeps its apex SOA and NS: a Sync or a Teardown leaves them
 	// without a word, a Remove that names one is blocked.
 	apex := live.Zone()

@@ -36,6 +36,10 @@ type observation struct {
 	// serialRewritten is true when the zone's SOA-EDIT-API (and SOA-EDIT)
 	// make PowerDNS rewrite the serial of any SOA written through the API.
 	serialRewritten bool
+	// repeated are the keys of RRsets stored with a record twice (the
+	// same content after canonicalisation), which set holds once: a
+	// write of the writer's own repairs them (decide_repair.go).
+	repeated []rrset.Key
 }
 
 // readScope is what a read covers.
@@ -91,7 +95,7 @@ func observe(zone string, z zonejson.Zone, md []powerdns.Metadata, writer string
 	set.Grow(len(z.RRsets))
 	soa := false
 	for _, p := range z.RRsets {
-		rr, allDisabled, ok := obs.liveRRset(origin, p, warn)
+		rr, allDisabled, repeated, ok := obs.liveRRset(origin, p, warn)
 		if !ok || !scope.covers(rr.Key()) {
 			continue
 		}
@@ -101,6 +105,9 @@ func observe(zone string, z zonejson.Zone, md []powerdns.Metadata, writer string
 		if allDisabled {
 			obs.disabled = append(obs.disabled, rr)
 			continue
+		}
+		if repeated {
+			obs.repeated = append(obs.repeated, rr.Key())
 		}
 		if err := set.Add(rr); err != nil {
 			warn("live RRset ignored", "zone", zone, "name", rr.Name, "type", rr.Type, "error", err)
@@ -115,8 +122,9 @@ func observe(zone string, z zonejson.Zone, md []powerdns.Metadata, writer string
 // liveRRset converts one RRset of the API into the rrset form: canonical
 // contents of its enabled records, its writer and owner from our comment or
 // the metadata claims, its other comments kept aside. When every record is
-// disabled, Records holds the disabled ones and allDisabled is true.
-func (o *observation) liveRRset(zone rrset.Zone, p zonejson.RRset, warn func(msg string, args ...any)) (rr rrset.RRset, allDisabled, ok bool) {
+// disabled, Records holds the disabled ones and allDisabled is true;
+// repeated is true when two of those records hold the same content.
+func (o *observation) liveRRset(zone rrset.Zone, p zonejson.RRset, warn func(msg string, args ...any)) (rr rrset.RRset, allDisabled, repeated, ok bool) {
 	var enabled, disabled []string
 	for _, rec := range p.Records {
 		if rec.Disabled {
@@ -131,12 +139,12 @@ func (o *observation) liveRRset(zone rrset.Zone, p zonejson.RRset, warn func(msg
 	}
 	if len(contents) == 0 {
 		// An RRset with comments only: nothing to write over.
-		return rrset.RRset{}, false, false
+		return rrset.RRset{}, false, false, false
 	}
 	rr, err := zone.NewLive(p.Name, p.Type, p.TTL, contents...)
 	if err != nil {
 		warn("live RRset not understood", "zone", zone, "name", p.Name, "type", p.Type, "error", err)
-		return rrset.RRset{}, false, false
+		return rrset.RRset{}, false, false, false
 	}
 	stamp, note, foreign := splitComments(p.Comments)
 	rr.Comment = note
@@ -147,7 +155,8 @@ func (o *observation) liveRRset(zone rrset.Zone, p zonejson.RRset, warn func(msg
 		stamp = o.claims.owner(rr.Key())
 	}
 	rr.ManagedBy, rr.Owner = stamp.writer, stamp.owner
-	return rr, len(enabled) == 0, true
+	// NewLive keeps each content once.
+	return rr, len(enabled) == 0, len(rr.Records) < len(contents), true
 }
 
 // ownership is who holds an RRset: its writer and, within the writer, the

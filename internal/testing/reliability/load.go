@@ -85,8 +85,11 @@ type LoadResult struct {
 
 // maxPasses bounds the passes after the first: each sends only what the
 // one before postponed or gave up on, so a load that needs more does not
-// converge.
-const maxPasses = 5
+// converge. Where every Reconciler of the pass contends for one zone lock,
+// one of them writes per turn, and on an overloaded machine (load 25–33 on
+// 2 cores) a turn can take longer than WithLockWait: five passes were seen
+// to fall short there with every write still postponed in turn, never lost.
+const maxPasses = 10
 
 // maxExamples bounds LoadResult.Examples.
 const maxExamples = 5
