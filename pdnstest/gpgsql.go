@@ -27,6 +27,32 @@ type Frontend struct {
 	DNSAddr string
 	// Client is a go-powerdns client for this instance alone.
 	Client *powerdns.Client
+
+	// inst is the instance, for Kill and Restart; nil where the server
+	// is another process's (attached, shared by a test run).
+	inst *Server
+}
+
+// Kill stops this frontend abruptly, as Server.Kill stops a whole server,
+// keeping its address: the round-robin answers 502 Bad Gateway to the
+// requests it sends there, while the other frontends and the database go
+// on, as behind a load balancer that has not yet seen the instance die.
+// Only a server the test started itself (Start, Launch) can lose a
+// frontend; a server a test run shares cannot.
+func (f Frontend) Kill(ctx context.Context) error {
+	if f.inst == nil {
+		return errors.New("pdnstest: frontend cannot be killed")
+	}
+	return f.inst.Kill(ctx)
+}
+
+// Restart starts a killed frontend again, on its address and database,
+// and waits until it answers.
+func (f Frontend) Restart(ctx context.Context) error {
+	if f.inst == nil {
+		return errors.New("pdnstest: frontend cannot be restarted")
+	}
+	return f.inst.Restart(ctx)
 }
 
 // database is where a gpgsql or gmysql frontend keeps its data.
@@ -225,6 +251,7 @@ func startFrontends(ctx context.Context, srv *Server, extra []string) error {
 			URL:     f.URL,
 			DNSAddr: f.DNSAddr,
 			Client:  powerdns.New(f.URL, "localhost", powerdns.WithAPIKey(srv.APIKey)),
+			inst:    f,
 		}
 	}
 	if rr, err = startRoundRobin(urls); err != nil {

@@ -33,12 +33,26 @@ func TestCreatesRace(t *testing.T) {
 	t.Parallel()
 	eachServerAtOnce(t, func(t *testing.T, srv *pdnstest.Server) {
 		for _, s := range stores(srv) {
-			t.Run(s.String(), func(t *testing.T) { createsRace(t, srv, s) })
+			t.Run(s.String(), func(t *testing.T) {
+				problems, requeued := createsRace(t, srv, s, createRounds, nil)
+				for _, p := range problems {
+					t.Error(p)
+				}
+				reliability.Record(t, reliability.Outcome{
+					Group: "writers", Fault: fmt.Sprintf("two writers create at one fresh name at once, a CNAME and an A, %d rounds", createRounds),
+					Server: srv.Name(), Store: storeName(srv, s),
+					Result: fmt.Sprintf("%d problem(s) (a write PowerDNS refused, not one applied and one blocked, or a CNAME next to an address); %d write(s) postponed for the other's lock or given up on transient failures, and tried again", len(problems), requeued),
+				})
+			})
 		}
 	})
 }
 
-func createsRace(t *testing.T, srv *pdnstest.Server, store reconcile.OwnershipStore) {
+// createsRace races the two writers for rounds fresh names and returns
+// what went wrong and how many writes were tried again. during, when not
+// nil, runs beside the writers of each round (a fault, at a moment of its
+// own), and the round ends when it has returned too.
+func createsRace(t *testing.T, srv *pdnstest.Server, store reconcile.OwnershipStore, rounds int, during func(round int)) (problems []string, requeued int) {
 	zone := srv.NewZone(t)
 	names := [2]string{"cname-writer", "address-writer"}
 	// The CNAME writer's metadata reads are slow, as on a loaded server:
@@ -50,12 +64,8 @@ func createsRace(t *testing.T, srv *pdnstest.Server, store reconcile.OwnershipSt
 		writerWith(t, srv, srv.URL, names[0], &http.Client{Transport: slow}, reconcile.WithOwnershipStore(store)),
 		writer(t, srv, srv.URL, names[1], reconcile.WithOwnershipStore(store)),
 	}
-	var (
-		problems []string
-		mu       sync.Mutex
-		requeued int
-	)
-	for round := range createRounds {
+	var mu sync.Mutex
+	for round := range rounds {
 		// A round's own time bound: on a loaded machine thirty rounds
 		// take longer than one bound, and a round that ran out of it would
 		// look like a race lost.
@@ -105,6 +115,14 @@ func createsRace(t *testing.T, srv *pdnstest.Server, store reconcile.OwnershipSt
 				}
 			}()
 		}
+		if during != nil {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				during(round)
+			}()
+		}
 		close(start)
 		wg.Wait()
 		for i, res := range results {
@@ -122,14 +140,7 @@ func createsRace(t *testing.T, srv *pdnstest.Server, store reconcile.OwnershipSt
 			problems = append(problems, fmt.Sprintf("round %d: %s holds a CNAME next to an address", round, n))
 		}
 	}
-	for _, p := range problems {
-		t.Error(p)
-	}
-	reliability.Record(t, reliability.Outcome{
-		Group: "writers", Fault: fmt.Sprintf("two writers create at one fresh name at once, a CNAME and an A, %d rounds", createRounds),
-		Server: srv.Name(), Store: storeName(srv, store),
-		Result: fmt.Sprintf("%d problem(s) (a write PowerDNS refused, not one applied and one blocked, or a CNAME next to an address); %d write(s) postponed for the other's lock or given up on transient failures, and tried again", len(problems), requeued),
-	})
+	return problems, requeued
 }
 
 // slowMetadata delays every read of a zone's metadata by delay before it
