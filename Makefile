@@ -65,7 +65,7 @@ RELIABILITY_LOG ?= $(CURDIR)/.cache/reliability.log
 fuzz: tools
 	$(BIN)/reliability fuzz -fuzztime $(FUZZTIME)
 
-## reliability: the fault tests, the load figures on gsqlite3, LMDB and gpgsql (zones x 1,000 RRsets with one
+## reliability: the fault tests, the load figures on gsqlite3, LMDB and gpgsql, and gmysql with PDNS_TEST_WITH_GMYSQL=1 (zones x 1,000 RRsets with one
 ## writer, 200 such zones with two writers x two replicas, a 100,000-RRset zone) and every fuzz target for
 ## FUZZTIME (FUZZTIME=2m for a longer campaign); writes RELIABILITY.md, then checks that no output holds an
 ## API key of the harness

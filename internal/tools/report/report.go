@@ -77,7 +77,7 @@ const whatRuns = `## What runs where
 | faults: PowerDNS killed mid-Sync, fault proxy, replicas and writers racing, API key, redirects, TLS | ` + "`internal/testing/reliability/*_test.go`" + `, ` + "`internal/testing/faultproxy`" + ` | yes, on every server of the matrix |
 | regression tests of the fixes below | ` + "`faults_test.go`" + ` (module root) | yes |
 | load smoke tests (3 zones × 50 RRsets, one writer; 3 zones × 200 RRsets, two writers × two replicas) | ` + "`internal/testing/reliability/load_test.go`" + ` | yes |
-| load figures (zones × 1,000 RRsets with one writer; 200 zones × 1,000 RRsets with two writers × two replicas; a 100,000-RRset zone) on gsqlite3, LMDB and gpgsql | ` + "`bin/reliability load` (make tools)" + ` | no: minutes of work; ` + "`make reliability`" + ` |
+| load figures (zones × 1,000 RRsets with one writer; 200 zones × 1,000 RRsets with two writers × two replicas; a 100,000-RRset zone) on gsqlite3, LMDB and gpgsql, and gmysql where configured | ` + "`bin/reliability load` (make tools)" + ` | no: minutes of work; ` + "`make reliability`" + ` |
 | fuzz campaigns, every ` + "`Fuzz…`" + ` of the module | ` + "`make fuzz`" + ` (FUZZTIME each, default 20s) | seeds and crashers in testdata/fuzz are replayed by every ` + "`go test`" + `; campaigns run in ` + "`make fuzz`" + ` / ` + "`make reliability`" + ` |
 | API key never printed | ` + "`internal/tools/no-api-key.sh`" + ` greps the whole output of ` + "`make test`" + ` and ` + "`make reliability`" + ` (and this file) for the prefix every key of the test harness starts with (pdnstest.APIKeyPrefix) | yes |
 `
@@ -210,7 +210,7 @@ func (r *Report) load(b *strings.Builder) {
 		return
 	}
 	p("Each row ran in a fresh process (so its peak RSS is its own) against a fresh server. ")
-	p("A gpgsql server is %d pdns_server frontends on one PostgreSQL database, behind pdnstest's round-robin, which sends consecutive API requests to alternate frontends, as a Kubernetes Service in front of several PowerDNS pods does. ", pdnstest.GPGSQLFrontends)
+	p("A gpgsql (gmysql) server is %d pdns_server frontends on one PostgreSQL (MariaDB) database, behind pdnstest's round-robin, which sends consecutive API requests to alternate frontends, as a Kubernetes Service in front of several PowerDNS pods does. ", pdnstest.GPGSQLFrontends)
 	p("The zones are created empty first (setup, not counted); \"sync\" is the first pass, which writes every RRset of every zone; then every zone is synced again, pass after pass, until a pass has nothing to change: \"resync\" is the time of that last pass. Every zone is then read back whole, with its owners. ")
 	p("Peak heap is the largest Go heap (live and unswept objects, runtime/metrics, sampled every 5 ms) during the passes; peak RSS is VmHWM of the process; base RSS is its resident set before the passes. ")
 	p("Violations count what must never happen: a delete (no desired state ever shrinks), a write over another writer's RRset, a write blocked at a name no other writer wants, an RRset missing, with other data or held by another writer than the one that wants it, two RRsets at a name every writer wants; each must be 0.\n\n")

@@ -98,7 +98,7 @@ func parse(name string, args []string) flags {
 	fs.IntVar(&f.fallback, "fallback-concurrency", 2, "Syncs in flight of a second try of a load run that failed (0: none)")
 	fs.IntVar(&f.big, "big", 100000, "RRsets of the one-zone load run (0: none)")
 	fs.StringVar(&f.versions, "versions", "all", `PowerDNS versions the load runs on ("4.7,5.1"), or "all"`)
-	fs.StringVar(&f.backends, "backends", "gsqlite3,lmdb,gpgsql", "backends the load runs on, of those configured")
+	fs.StringVar(&f.backends, "backends", "gsqlite3,lmdb,gpgsql,gmysql", "backends the load runs on, of those configured (gmysql with PDNS_TEST_WITH_GMYSQL=1)")
 	fs.StringVar(&f.shared, "shared", "2x2", `writers × replicas of the shared load run ("none": no such run)`)
 	fs.IntVar(&f.sharedZones, "shared-zones", 200, "zones of the shared load run")
 	fs.IntVar(&f.sharedConc, "shared-concurrency", 8, "Syncs in flight in the shared load run, over all its Reconcilers")
