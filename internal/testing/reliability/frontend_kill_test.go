@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"sync"
 	"testing"
 	"time"
 
@@ -32,27 +31,12 @@ const frontendRounds = 12
 // servers would fail the other tests' requests.
 func TestFrontendKilled(t *testing.T) {
 	t.Parallel()
-	targets, err := pdnstest.Targets()
-	if err != nil || len(targets) == 0 {
-		pdnstest.Servers(t) // skips, or fails where PowerDNS is required
-		return
-	}
-	var wg sync.WaitGroup
-	for _, tg := range targets {
-		if tg.Backend != pdnstest.GPGSQL && tg.Backend != pdnstest.GMySQL {
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			t.Run(targetName(tg), func(t *testing.T) {
-				srv := pdnstest.Start(t, pdnstest.WithTarget(tg))
-				require.Len(t, srv.Frontends, 2)
-				frontendKilled(t, srv, reconcile.OwnershipAuto)
-			})
-		}()
-	}
-	wg.Wait()
+	sql := func(tg pdnstest.Target) bool { return tg.Backend == pdnstest.GPGSQL || tg.Backend == pdnstest.GMySQL }
+	eachTargetAtOnce(t, sql, func(t *testing.T, tg pdnstest.Target) {
+		srv := pdnstest.Start(t, pdnstest.WithTarget(tg))
+		require.Len(t, srv.Frontends, 2)
+		frontendKilled(t, srv, reconcile.OwnershipAuto)
+	})
 }
 
 func frontendKilled(t *testing.T, srv *pdnstest.Server, store reconcile.OwnershipStore) {

@@ -198,6 +198,32 @@ func eachServerAtOnce(t *testing.T, fn func(t *testing.T, srv *pdnstest.Server))
 	wg.Wait()
 }
 
+// eachTargetAtOnce runs fn, as a subtest named after the target, on every
+// configured target that want accepts, all at once, from goroutines:
+// each starts a server of its own (a test that kills one must not fail
+// the other tests' requests) and spends its time waiting for it to die
+// and come back, rather than in turns of -parallel.
+func eachTargetAtOnce(t *testing.T, want func(pdnstest.Target) bool, fn func(t *testing.T, tg pdnstest.Target)) {
+	t.Helper()
+	targets, err := pdnstest.Targets()
+	if err != nil || len(targets) == 0 {
+		pdnstest.Servers(t) // skips, or fails where PowerDNS is required
+		return
+	}
+	var wg sync.WaitGroup
+	for _, tg := range targets {
+		if !want(tg) {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t.Run(targetName(tg), func(t *testing.T) { fn(t, tg) })
+		}()
+	}
+	wg.Wait()
+}
+
 // startProxy starts a fault proxy in front of srv for one test.
 func startProxy(t *testing.T, srv *pdnstest.Server, opts ...faultproxy.Option) *faultproxy.Proxy {
 	t.Helper()

@@ -167,31 +167,15 @@ func targetName(tg pdnstest.Target) string {
 // converges.
 func TestKillMidSync(t *testing.T) {
 	t.Parallel()
-	targets, err := pdnstest.Targets()
-	if err != nil || len(targets) == 0 {
-		pdnstest.Servers(t) // skips, or fails where PowerDNS is required
-		return
-	}
-	// Each target has a server of its own, and its subtest spends its time
-	// waiting for that server to die and come back: they run at once,
-	// from goroutines, rather than in turns of -parallel.
-	var wg sync.WaitGroup
-	for _, tg := range targets {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			t.Run(targetName(tg), func(t *testing.T) {
-				srv := pdnstest.Start(t, pdnstest.WithTarget(tg))
-				for _, s := range stores(srv) {
-					t.Run("before the PATCH/"+s.String(), func(t *testing.T) { killBeforePatch(t, srv, s) })
-				}
-				t.Run("after the zone GET", func(t *testing.T) { killAfterRead(t, srv) })
-				t.Run("PATCH in flight", func(t *testing.T) { killInFlight(t, srv) })
-				t.Run("split sync before its 4th PATCH", func(t *testing.T) { killSplit(t, srv) })
-			})
-		}()
-	}
-	wg.Wait()
+	eachTargetAtOnce(t, func(pdnstest.Target) bool { return true }, func(t *testing.T, tg pdnstest.Target) {
+		srv := pdnstest.Start(t, pdnstest.WithTarget(tg))
+		for _, s := range stores(srv) {
+			t.Run("before the PATCH/"+s.String(), func(t *testing.T) { killBeforePatch(t, srv, s) })
+		}
+		t.Run("after the zone GET", func(t *testing.T) { killAfterRead(t, srv) })
+		t.Run("PATCH in flight", func(t *testing.T) { killInFlight(t, srv) })
+		t.Run("split sync before its 4th PATCH", func(t *testing.T) { killSplit(t, srv) })
+	})
 }
 
 // killable returns a Reconciler for srv whose transport can kill srv.
