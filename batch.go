@@ -125,6 +125,7 @@ func (r *Reconciler) runBatch(zone string, members []*waiter) {
 	}
 	for _, w := range members {
 		w.res, w.err = b.share(w.o), err
+		w.res.detach()
 		w.requests, w.patches = b.t.requests.Load(), b.t.patches.Load()
 		close(w.done)
 	}

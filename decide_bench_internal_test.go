@@ -53,7 +53,7 @@ func BenchmarkNoopSyncCPU(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				obs, err := observe(zone, z, nil, "bench", readScope{}, func(string, ...any) {})
+				obs, err := observe(zone, z, nil, "bench", readScope{}, nil, func(string, ...any) {})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -50,6 +50,9 @@ type op struct {
 	added []string
 	// version is the server's version, once learnServer has learnt it.
 	version string
+	// given is the zone's memory of the desired RRsets a Sync was given,
+	// when in.desired is its Set (memory_reuse.go).
+	given *desiredMemo
 }
 
 // tally counts what one operation asked of the server; a lock freed in the
@@ -264,13 +267,22 @@ func (o *op) query() pdnsapi.ZoneQuery {
 
 // observe turns a read into an observation, and remembers which keys were
 // live.
+// An operation that writes reads a whole zone with the last whole read
+// at hand, and keeps its own for the next (memory_reuse.go).
 func (o *op) observe(z zonejson.Zone, md []powerdns.Metadata) (*observation, error) {
-	obs, err := observe(o.zone, z, md, o.r.cfg.managedBy, o.scope, o.r.cfg.logger.Warn)
+	var prev *liveMemo
+	if o.gate.writes && o.scope.whole() {
+		prev = o.mem.lastLive()
+	}
+	obs, err := observe(o.zone, z, md, o.r.cfg.managedBy, o.scope, prev, o.r.cfg.logger.Warn)
 	if err != nil {
 		return nil, err
 	}
 	if o.gate.writes {
 		o.mem.saw(obs, o.scope)
+		if o.scope.whole() {
+			o.mem.keepLive(obs)
+		}
 	}
 	return obs, nil
 }
@@ -395,11 +407,25 @@ func (o *op) memoable() bool {
 // the zone without its RRsets; a failed request only means a full read.
 func (o *op) unchangedSince(ctx context.Context, memo *syncMemo) bool {
 	if memo == nil || !o.memoable() || o.r.cfg.clock.Now().Sub(memo.read) >= o.r.cfg.fullRead ||
-		desiredHash(o.in.desired) != memo.desired {
+		o.desiredSum() != memo.desired {
 		return false
 	}
 	z, err := o.srv.zone(ctx, o.zone, pdnsapi.ZoneQuery{NoRRsets: true})
 	return err == nil && z.Serial == memo.serial && serialMovesOnWrite(z.SOAEditAPI)
+}
+
+// desiredSum is desiredHash of the operation's desired RRsets, summed once
+// for all the Syncs given them.
+func (o *op) desiredSum() uint64 {
+	if o.given == nil || o.given.set != o.in.desired {
+		return desiredHash(o.in.desired)
+	}
+	if sum := o.given.sum.Load(); sum != 0 {
+		return sum
+	}
+	sum := desiredHash(o.in.desired)
+	o.given.sum.Store(sum)
+	return sum
 }
 
 // keepMemo keeps what a Sync that read the whole zone z found, when it
@@ -410,7 +436,7 @@ func (o *op) keepMemo(z zonejson.Zone, d decision) {
 		!serialMovesOnWrite(z.SOAEditAPI) || z.Serial == 0 {
 		return
 	}
-	o.mem.memo = &syncMemo{desired: desiredHash(o.in.desired), serial: z.Serial, read: o.r.cfg.clock.Now()}
+	o.mem.memo = &syncMemo{desired: o.desiredSum(), serial: z.Serial, read: o.r.cfg.clock.Now()}
 }
 
 // lockedRun takes the zone lock, reads under it and decides on that read:
