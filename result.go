@@ -149,7 +149,7 @@ func (r Result) pending() bool { return len(r.waiting()) > 0 }
 // Sets the zone's memory keeps share theirs with what an operation read
 // and was given (memory_reuse.go), and a caller may change what it holds.
 // The records are copied into one array.
-func (res *Result) detach() {
+func (r *Result) detach() {
 	n := 0
 	countRRset := func(rr *rrset.RRset) {
 		if rr != nil {
@@ -157,22 +157,22 @@ func (res *Result) detach() {
 		}
 	}
 	countChange := func(c *rrset.Change) { countRRset(c.Old); countRRset(c.New) }
-	for i := range res.Applied {
-		countChange(&res.Applied[i])
+	for i := range r.Applied {
+		countChange(&r.Applied[i])
 	}
-	for i := range res.Postponed {
-		countChange(&res.Postponed[i])
+	for i := range r.Postponed {
+		countChange(&r.Postponed[i])
 	}
-	for i := range res.Refused {
-		countChange(&res.Refused[i].Change)
+	for i := range r.Refused {
+		countChange(&r.Refused[i].Change)
 	}
-	for i := range res.Deferred {
-		countRRset(&res.Deferred[i].RRset)
+	for i := range r.Deferred {
+		countRRset(&r.Deferred[i].RRset)
 	}
-	for i := range res.Blocked {
-		countRRset(&res.Blocked[i].RRset)
-		for j := range res.Blocked[i].With {
-			countRRset(&res.Blocked[i].With[j])
+	for i := range r.Blocked {
+		countRRset(&r.Blocked[i].RRset)
+		for j := range r.Blocked[i].With {
+			countRRset(&r.Blocked[i].With[j])
 		}
 	}
 	if n == 0 {
@@ -193,24 +193,24 @@ func (res *Result) detach() {
 			}
 		}
 	}
-	for i := range res.Applied {
-		ownChange(&res.Applied[i])
+	for i := range r.Applied {
+		ownChange(&r.Applied[i])
 	}
-	for i := range res.Postponed {
-		ownChange(&res.Postponed[i])
+	for i := range r.Postponed {
+		ownChange(&r.Postponed[i])
 	}
-	for i := range res.Refused {
-		ownChange(&res.Refused[i].Change)
+	for i := range r.Refused {
+		ownChange(&r.Refused[i].Change)
 	}
-	for i := range res.Deferred {
-		own(&res.Deferred[i].RRset)
+	for i := range r.Deferred {
+		own(&r.Deferred[i].RRset)
 	}
-	for i := range res.Blocked {
-		own(&res.Blocked[i].RRset)
-		with := slices.Clone(res.Blocked[i].With)
+	for i := range r.Blocked {
+		own(&r.Blocked[i].RRset)
+		with := slices.Clone(r.Blocked[i].With)
 		for j := range with {
 			own(&with[j])
 		}
-		res.Blocked[i].With = with
+		r.Blocked[i].With = with
 	}
 }
