@@ -31,7 +31,7 @@ func TestDecideRepairsRepeatedRecords(t *testing.T) {
 		twice("d", "me", "192.0.2.6", "192.0.2.6"),
 		twice("e", "me", "192.0.2.7", "192.0.2.7"),
 	}}
-	obs, err := observe(testZone, z, nil, "me", readScope{}, func(string, ...any) {})
+	obs, err := observe(testZone, z, nil, "me", readScope{}, nil, func(string, ...any) {})
 	require.NoError(t, err)
 	assert.ElementsMatch(t, []rrset.Key{{Name: "a." + testZone, Type: "A"}, {Name: "c." + testZone, Type: "A"},
 		{Name: "d." + testZone, Type: "A"}, {Name: "e." + testZone, Type: "A"}}, obs.repeated)

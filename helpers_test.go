@@ -34,8 +34,9 @@ type recorder struct {
 	mu          sync.Mutex
 	beforePatch func()
 	// namesRead counts the reads narrowed to one name (rrset_name), by
-	// name.
+	// name; wholeRead the reads of a zone with every RRset.
 	namesRead map[string]int
+	wholeRead int
 }
 
 func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -45,6 +46,11 @@ func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 			r.namesRead = make(map[string]int)
 		}
 		r.namesRead[name]++
+		r.mu.Unlock()
+	} else if req.Method == http.MethodGet && strings.Contains(req.URL.Path, "/zones/") && !strings.Contains(req.URL.Path, "/metadata") &&
+		req.URL.Query().Get("rrsets") != "false" {
+		r.mu.Lock()
+		r.wholeRead++
 		r.mu.Unlock()
 	}
 	if req.Method == http.MethodPatch {
@@ -70,6 +76,13 @@ func (r *recorder) onNextPatch(hook func()) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.beforePatch = hook
+}
+
+// wholeReads counts the reads of a whole zone so far.
+func (r *recorder) wholeReads() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.wholeRead
 }
 
 // reads counts the reads of name alone so far.

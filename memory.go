@@ -46,6 +46,10 @@ type zoneMemory struct {
 	blocked map[uint64]struct{}
 	// memo is what the last Sync found when it had nothing to do, or nil.
 	memo *syncMemo
+	// desired is what the last Sync was given, live the last whole read
+	// (memory_reuse.go); nil when there is none.
+	desired *desiredMemo
+	live    *liveMemo
 }
 
 func newZoneMemory(cfg config) *zoneMemory {
@@ -66,6 +70,7 @@ func (m *zoneMemory) reset(cfg config) {
 	m.whole = false
 	m.blocked = make(map[uint64]struct{})
 	m.memo = nil
+	m.desired, m.live = nil, nil
 }
 
 // keyHash hashes a key for the known set; nameHash a name for the looked

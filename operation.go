@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -50,6 +51,9 @@ type op struct {
 	added []string
 	// version is the server's version, once learnServer has learnt it.
 	version string
+	// given is the zone's memory of the desired RRsets a Sync was given,
+	// when in.desired is its Set (memory_reuse.go).
+	given *desiredMemo
 }
 
 // tally counts what one operation asked of the server; a lock freed in the
@@ -163,28 +167,76 @@ func (e *NoteNotStoredError) Error() string {
 
 // readZone reads what the operation's scope covers: the zone, or the
 // RRsets at one name, at the scope's other names and, where the scope asks
-// for them, at the names above them (one filtered GET per name).
+// for them, at the names above them (one filtered GET per name, all at
+// once).
 func (o *op) readZone(ctx context.Context) (zonejson.Zone, error) {
-	z, err := o.srv.zone(ctx, o.zone, o.query())
-	if err != nil {
-		return z, fmt.Errorf("read zone: %w", err)
-	}
-	if z, err = o.readNames(ctx, z, o.scope.names); err != nil {
-		return z, err
-	}
-	return o.readNames(ctx, z, o.scope.ancestors)
-}
-
-// readNames adds to z the RRsets at names, one filtered GET each.
-func (o *op) readNames(ctx context.Context, z zonejson.Zone, names []string) (zonejson.Zone, error) {
-	for _, name := range names {
-		at, err := o.srv.zone(ctx, o.zone, pdnsapi.ZoneQuery{RRsetName: name})
+	if o.scope.whole() {
+		z, err := o.srv.zone(ctx, o.zone, o.query())
 		if err != nil {
-			return z, fmt.Errorf("read zone at %s: %w", name, err)
+			return z, fmt.Errorf("read zone: %w", err)
 		}
+		return z, nil
+	}
+	names := slices.Concat([]string{o.scope.name}, o.scope.names, o.scope.ancestors)
+	zs, err := o.readAtOnce(ctx, names, func(i int) pdnsapi.ZoneQuery {
+		if i == 0 {
+			return o.query()
+		}
+		return pdnsapi.ZoneQuery{RRsetName: names[i]}
+	})
+	if err != nil {
+		return zonejson.Zone{}, err
+	}
+	z := zs[0]
+	for _, at := range zs[1:] {
 		z.RRsets = append(slices.Clip(z.RRsets), at.RRsets...)
 	}
 	return z, nil
+}
+
+// readNames adds to z the RRsets at names, one filtered GET each, all at
+// once.
+func (o *op) readNames(ctx context.Context, z zonejson.Zone, names []string) (zonejson.Zone, error) {
+	zs, err := o.readAtOnce(ctx, names, func(i int) pdnsapi.ZoneQuery { return pdnsapi.ZoneQuery{RRsetName: names[i]} })
+	if err != nil {
+		return z, err
+	}
+	for _, at := range zs {
+		z.RRsets = append(slices.Clip(z.RRsets), at.RRsets...)
+	}
+	return z, nil
+}
+
+// readsAtOnce bounds the filtered GETs of one read in flight at once.
+const readsAtOnce = 4
+
+// readAtOnce reads the zone at names with the queries query gives, up to
+// readsAtOnce at a time, and returns the answers in the order of names.
+func (o *op) readAtOnce(ctx context.Context, names []string, query func(i int) pdnsapi.ZoneQuery) ([]zonejson.Zone, error) {
+	zs := make([]zonejson.Zone, len(names))
+	errs := make([]error, len(names))
+	if len(names) == 1 {
+		zs[0], errs[0] = o.srv.zone(ctx, o.zone, query(0))
+	} else {
+		var wg sync.WaitGroup
+		slots := make(chan struct{}, readsAtOnce)
+		for i := range names {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				slots <- struct{}{}
+				defer func() { <-slots }()
+				zs[i], errs[i] = o.srv.zone(ctx, o.zone, query(i))
+			}()
+		}
+		wg.Wait()
+	}
+	for i, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("read zone at %s: %w", names[i], err)
+		}
+	}
+	return zs, nil
 }
 
 // widened reads what a scope widen changed adds to the read z, md of the
@@ -264,13 +316,22 @@ func (o *op) query() pdnsapi.ZoneQuery {
 
 // observe turns a read into an observation, and remembers which keys were
 // live.
+// An operation that writes reads a whole zone with the last whole read
+// at hand, and keeps its own for the next (memory_reuse.go).
 func (o *op) observe(z zonejson.Zone, md []powerdns.Metadata) (*observation, error) {
-	obs, err := observe(o.zone, z, md, o.r.cfg.managedBy, o.scope, o.r.cfg.logger.Warn)
+	var prev *liveMemo
+	if o.gate.writes && o.scope.whole() {
+		prev = o.mem.lastLive()
+	}
+	obs, err := observe(o.zone, z, md, o.r.cfg.managedBy, o.scope, prev, o.r.cfg.logger.Warn)
 	if err != nil {
 		return nil, err
 	}
 	if o.gate.writes {
 		o.mem.saw(obs, o.scope)
+		if o.scope.whole() {
+			o.mem.keepLive(obs)
+		}
 	}
 	return obs, nil
 }
@@ -395,11 +456,25 @@ func (o *op) memoable() bool {
 // the zone without its RRsets; a failed request only means a full read.
 func (o *op) unchangedSince(ctx context.Context, memo *syncMemo) bool {
 	if memo == nil || !o.memoable() || o.r.cfg.clock.Now().Sub(memo.read) >= o.r.cfg.fullRead ||
-		desiredHash(o.in.desired) != memo.desired {
+		o.desiredSum() != memo.desired {
 		return false
 	}
 	z, err := o.srv.zone(ctx, o.zone, pdnsapi.ZoneQuery{NoRRsets: true})
 	return err == nil && z.Serial == memo.serial && serialMovesOnWrite(z.SOAEditAPI)
+}
+
+// desiredSum is desiredHash of the operation's desired RRsets, summed once
+// for all the Syncs given them.
+func (o *op) desiredSum() uint64 {
+	if o.given == nil || o.given.set != o.in.desired {
+		return desiredHash(o.in.desired)
+	}
+	if sum := o.given.sum.Load(); sum != 0 {
+		return sum
+	}
+	sum := desiredHash(o.in.desired)
+	o.given.sum.Store(sum)
+	return sum
 }
 
 // keepMemo keeps what a Sync that read the whole zone z found, when it
@@ -410,14 +485,14 @@ func (o *op) keepMemo(z zonejson.Zone, d decision) {
 		!serialMovesOnWrite(z.SOAEditAPI) || z.Serial == 0 {
 		return
 	}
-	o.mem.memo = &syncMemo{desired: desiredHash(o.in.desired), serial: z.Serial, read: o.r.cfg.clock.Now()}
+	o.mem.memo = &syncMemo{desired: o.desiredSum(), serial: z.Serial, read: o.r.cfg.clock.Now()}
 }
 
 // lockedRun takes the zone lock, reads under it and decides on that read:
 // no other writer that creates can write until it is freed, so what the
 // read shows free stays free.
 func (o *op) lockedRun(ctx context.Context) (err error) {
-	o.readLikeABatch()
+	o.lockScope()
 	lk, z, md, err := o.takeLock(ctx)
 	defer o.freeLock(ctx, lk, md, &err)
 	if err != nil || lk.needless {
@@ -452,16 +527,24 @@ func (o *op) lockedRun(ctx context.Context) (err error) {
 	return o.write(ctx, obs, d)
 }
 
-// readLikeABatch gives an Apply carried out alone the read under the zone
-// lock a batch of one would make (batchScope): the whole zone, in one
-// request, unless the Reconciler found the zone large, where its name and
-// the names above it would take two or more. Read whole, the zone's memory
-// also knows every name, so that the next Apply of a new name expects to
-// create and goes straight to the lock, without a read before it.
-func (o *op) readLikeABatch() {
-	if o.batches && !o.scope.whole() {
-		o.scope = batchScope(o.mem, []string{o.scope.name})
+// lockScope gives an Apply, alone or a batch, the read under the zone lock
+// its decision needs (lockedScope): its names, with the names above them
+// when it expects to create, or the whole zone where that is expected to
+// take less time. Read whole, the zone's memory also knows every name, so
+// that the next Apply of a new name expects to create and goes straight
+// to the lock, without a read before it.
+func (o *op) lockScope() {
+	if o.verb != "apply" || o.in.desired.Len() == 0 {
+		return
 	}
+	var names []string
+	for _, k := range o.in.keys {
+		if !slices.Contains(names, k.Name) {
+			names = append(names, k.Name)
+		}
+	}
+	n, whole := o.mem.size()
+	o.scope = lockedScope(o.zone, names, o.in.desired, o.expectsCreate(), n, whole)
 }
 
 // write carries out a decision, then keeps the memory of the zone.

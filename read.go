@@ -33,6 +33,9 @@ type observation struct {
 	foreign map[rrset.Key][]powerdns.Comment
 	// claims are the ownership claims in zone metadata (ownership_claims.go).
 	claims *claimBook
+	// uncanonical holds the keys whose RRset PowerDNS answered otherwise
+	// than as set holds it (liveMemo).
+	uncanonical map[rrset.Key]struct{}
 	// serialRewritten is true when the zone's SOA-EDIT-API (and SOA-EDIT)
 	// make PowerDNS rewrite the serial of any SOA written through the API.
 	serialRewritten bool
@@ -70,8 +73,9 @@ func (s readScope) covers(k rrset.Key) bool {
 // read without its SOA is ErrIncompleteZone; RRsets outside scope (an old
 // server that ignores the name filter) are dropped; RRsets that cannot be
 // understood are reported to warn and left out, as nothing can be written
-// over data one cannot read.
-func observe(zone string, z zonejson.Zone, md []powerdns.Metadata, writer string, scope readScope, warn func(msg string, args ...any)) (*observation, error) {
+// over data one cannot read. An RRset answered as in prev, the last whole
+// read, is taken from it rather than parsed again.
+func observe(zone string, z zonejson.Zone, md []powerdns.Metadata, writer string, scope readScope, prev *liveMemo, warn func(msg string, args ...any)) (*observation, error) {
 	switch {
 	case z.Name == "":
 		return nil, ErrIncompleteZone
@@ -94,8 +98,8 @@ func observe(zone string, z zonejson.Zone, md []powerdns.Metadata, writer string
 	obs.set = set
 	set.Grow(len(z.RRsets))
 	soa := false
-	for _, p := range z.RRsets {
-		rr, allDisabled, repeated, ok := obs.liveRRset(origin, p, warn)
+	for i := range z.RRsets {
+		rr, allDisabled, repeated, ok := obs.liveRRset(origin, &z.RRsets[i], prev, warn)
 		if !ok || !scope.covers(rr.Key()) {
 			continue
 		}
@@ -123,8 +127,14 @@ func observe(zone string, z zonejson.Zone, md []powerdns.Metadata, writer string
 // contents of its enabled records, its writer and owner from our comment or
 // the metadata claims, its other comments kept aside. When every record is
 // disabled, Records holds the disabled ones and allDisabled is true;
-// repeated is true when two of those records hold the same content.
-func (o *observation) liveRRset(zone rrset.Zone, p zonejson.RRset, warn func(msg string, args ...any)) (rr rrset.RRset, allDisabled, repeated, ok bool) {
+// repeated is true when two of those records hold the same content. An
+// RRset answered as the last read answered it, in canonical form, is
+// reused from prev: it repeats no record, or it would not be canonical.
+func (o *observation) liveRRset(zone rrset.Zone, p *zonejson.RRset, prev *liveMemo, warn func(msg string, args ...any)) (rr rrset.RRset, allDisabled, repeated, ok bool) {
+	if rr, ok := prev.reuse(p); ok {
+		o.own(&rr, p)
+		return rr, false, false, true
+	}
 	var enabled, disabled []string
 	for _, rec := range p.Records {
 		if rec.Disabled {
@@ -146,6 +156,20 @@ func (o *observation) liveRRset(zone rrset.Zone, p zonejson.RRset, warn func(msg
 		warn("live RRset not understood", "zone", zone, "name", p.Name, "type", p.Type, "error", err)
 		return rrset.RRset{}, false, false, false
 	}
+	if !answeredAs(p, &rr) {
+		if o.uncanonical == nil {
+			o.uncanonical = make(map[rrset.Key]struct{})
+		}
+		o.uncanonical[rr.Key()] = struct{}{}
+	}
+	o.own(&rr, p)
+	// NewLive keeps each content once.
+	return rr, len(enabled) == 0, len(rr.Records) < len(contents), true
+}
+
+// own sets rr's writer, owner and note from p's comments, or the metadata
+// claims, and keeps p's other comments aside.
+func (o *observation) own(rr *rrset.RRset, p *zonejson.RRset) {
 	stamp, note, foreign := splitComments(p.Comments)
 	rr.Comment = note
 	if len(foreign) > 0 {
@@ -155,8 +179,6 @@ func (o *observation) liveRRset(zone rrset.Zone, p zonejson.RRset, warn func(msg
 		stamp = o.claims.owner(rr.Key())
 	}
 	rr.ManagedBy, rr.Owner = stamp.writer, stamp.owner
-	// NewLive keeps each content once.
-	return rr, len(enabled) == 0, len(rr.Records) < len(contents), true
 }
 
 // ownership is who holds an RRset: its writer and, within the writer, the

@@ -29,7 +29,7 @@ func TestObserve(t *testing.T) {
 	warn := func(string, ...any) { warnings++ }
 
 	z := zonejson.Zone{Name: testZone, RRsets: []zonejson.RRset{soa, own, off, claimed, garbage, commentsOnly}}
-	obs, err := observe(testZone, z, claims, "me", readScope{}, warn)
+	obs, err := observe(testZone, z, claims, "me", readScope{}, nil, warn)
 	require.NoError(t, err)
 	assert.Equal(t, 1, warnings, "the name no one can read")
 	www, ok := obs.set.Get(rrset.Key{Name: "www." + testZone, Type: "A"})
@@ -46,19 +46,19 @@ func TestObserve(t *testing.T) {
 	assert.Equal(t, "them", c.ManagedBy, "ownership from the metadata claims")
 
 	t.Run("a whole read without the SOA is incomplete", func(t *testing.T) {
-		_, err := observe(testZone, zonejson.Zone{Name: testZone, RRsets: []zonejson.RRset{own}}, nil, "me", readScope{}, warn)
+		_, err := observe(testZone, zonejson.Zone{Name: testZone, RRsets: []zonejson.RRset{own}}, nil, "me", readScope{}, nil, warn)
 		assert.ErrorIs(t, err, ErrIncompleteZone)
 	})
 	t.Run("an empty answer is incomplete", func(t *testing.T) {
-		_, err := observe(testZone, zonejson.Zone{}, nil, "me", readScope{name: "www." + testZone}, warn)
+		_, err := observe(testZone, zonejson.Zone{}, nil, "me", readScope{name: "www." + testZone}, nil, warn)
 		assert.ErrorIs(t, err, ErrIncompleteZone)
 	})
 	t.Run("another zone is refused", func(t *testing.T) {
-		_, err := observe(testZone, zonejson.Zone{Name: "example.org."}, nil, "me", readScope{name: "www." + testZone}, warn)
+		_, err := observe(testZone, zonejson.Zone{Name: "example.org."}, nil, "me", readScope{name: "www." + testZone}, nil, warn)
 		assert.ErrorIs(t, err, errNotTheZone)
 	})
 	t.Run("a read of one name keeps that name only", func(t *testing.T) {
-		obs, err := observe(testZone, z, nil, "me", readScope{name: "www." + testZone}, warn)
+		obs, err := observe(testZone, z, nil, "me", readScope{name: "www." + testZone}, nil, warn)
 		require.NoError(t, err)
 		assert.Equal(t, 1, obs.set.Len(), "an old server that ignores the filter answers the whole zone")
 	})

@@ -2,6 +2,7 @@ package reconcile
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -143,3 +144,73 @@ func (r Result) waiting() []Deferral {
 }
 
 func (r Result) pending() bool { return len(r.waiting()) > 0 }
+
+// detach gives every RRset the Result names records of its own: the
+// Sets the zone's memory keeps share theirs with what an operation read
+// and was given (memory_reuse.go), and a caller may change what it holds.
+// The records are copied into one array.
+func (r *Result) detach() {
+	n := 0
+	countRRset := func(rr *rrset.RRset) {
+		if rr != nil {
+			n += len(rr.Records)
+		}
+	}
+	countChange := func(c *rrset.Change) { countRRset(c.Old); countRRset(c.New) }
+	for i := range r.Applied {
+		countChange(&r.Applied[i])
+	}
+	for i := range r.Postponed {
+		countChange(&r.Postponed[i])
+	}
+	for i := range r.Refused {
+		countChange(&r.Refused[i].Change)
+	}
+	for i := range r.Deferred {
+		countRRset(&r.Deferred[i].RRset)
+	}
+	for i := range r.Blocked {
+		countRRset(&r.Blocked[i].RRset)
+		for j := range r.Blocked[i].With {
+			countRRset(&r.Blocked[i].With[j])
+		}
+	}
+	if n == 0 {
+		return
+	}
+	records := make([]string, 0, n)
+	own := func(rr *rrset.RRset) {
+		start := len(records)
+		records = append(records, rr.Records...)
+		rr.Records = records[start:len(records):len(records)]
+	}
+	ownChange := func(c *rrset.Change) {
+		for _, p := range []**rrset.RRset{&c.Old, &c.New} {
+			if *p != nil {
+				rr := **p
+				own(&rr)
+				*p = &rr
+			}
+		}
+	}
+	for i := range r.Applied {
+		ownChange(&r.Applied[i])
+	}
+	for i := range r.Postponed {
+		ownChange(&r.Postponed[i])
+	}
+	for i := range r.Refused {
+		ownChange(&r.Refused[i].Change)
+	}
+	for i := range r.Deferred {
+		own(&r.Deferred[i].RRset)
+	}
+	for i := range r.Blocked {
+		own(&r.Blocked[i].RRset)
+		with := slices.Clone(r.Blocked[i].With)
+		for j := range with {
+			own(&with[j])
+		}
+		r.Blocked[i].With = with
+	}
+}

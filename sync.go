@@ -86,7 +86,16 @@ func (r *Reconciler) syncOp(verb, zone string, desired []rrset.RRset, opts []Syn
 	if err != nil {
 		return nil, err
 	}
-	want, err := st.desiredSet(canonical, desired)
+	var (
+		want  *rrset.Set
+		given *desiredMemo
+	)
+	if eff == writes {
+		want, given, err = r.memory(canonical).desiredFor(canonical, st, desired)
+	} else {
+		// A Plan hands its Set out (PlanResult.Plan): its own.
+		want, err = st.desiredSet(canonical, desired)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -94,13 +103,16 @@ func (r *Reconciler) syncOp(verb, zone string, desired []rrset.RRset, opts []Syn
 	if rc.teardown {
 		in.deletes = deleteNow
 	}
-	return r.newOp(verb, canonical, in, readScope{}, eff), nil
+	o := r.newOp(verb, canonical, in, readScope{}, eff)
+	o.given = given
+	return o, nil
 }
 
 // do runs body in the zone's turn and fills in the Result's counts and
 // requeue.
 func (o *op) do(ctx context.Context, body func(context.Context) error) (Result, error) {
 	err := o.turnFor(ctx, body)
+	o.res.detach()
 	o.res.Requests, o.res.Patches = int(o.t.requests.Load()), int(o.t.patches.Load())
 	o.res.RequeueAfter = o.requeueAfter(err)
 	return o.res, err

@@ -173,7 +173,7 @@ func apexObservation(zone string, z *powerdns.Zone, md []powerdns.Metadata, writ
 		}
 		zj.RRsets = append(zj.RRsets, p)
 	}
-	obs, err := observe(zone, zj, md, writer, readScope{name: zone}, func(string, ...any) {})
+	obs, err := observe(zone, zj, md, writer, readScope{name: zone}, nil, func(string, ...any) {})
 	if err != nil {
 		return nil
 	}
