@@ -82,6 +82,12 @@ func TestZoneAnswersToItsMaker(t *testing.T) {
 		require.NoError(t, err)
 		require.Len(t, applied.Handovers, 1)
 
+		// ZoneStatus reads the maker, not the apex's holder, in 2 requests.
+		st, err := w.ZoneStatus(ctx, zone)
+		require.NoError(t, err)
+		assert.Equal(t, [2]string{"zones", "dnszone/team-a/example"}, [2]string{st.MadeByWriter, st.MadeBy})
+		assert.Equal(t, 2, st.Requests)
+
 		// The zone stays its maker's: its account changes.
 		spec.Account = "team-b"
 		spec.Nameservers = ns.Records
@@ -147,6 +153,9 @@ func TestZoneWithNoMakerRecorded(t *testing.T) {
 			var inUse *reconcile.ZoneInUseError
 			require.ErrorAs(t, err, &inUse)
 			assert.Equal(t, "dnszone/team-a/example", inUse.MadeBy, "the SOA's owner")
+			st, err := w.ZoneStatus(ctx, zone)
+			require.NoError(t, err)
+			assert.Empty(t, st.MadeByWriter+st.MadeBy, "ZoneStatus reads the maker recorded alone")
 
 			res, err := w.EnsureZone(ctx, zone, spec, owner)
 			require.NoError(t, err)
@@ -155,6 +164,9 @@ func TestZoneWithNoMakerRecorded(t *testing.T) {
 			md, err := srv.Client.Metadata.Get(ctx, zone, makerKind)
 			require.NoError(t, err)
 			assert.ElementsMatch(t, []string{"zone=" + zone, "managed-by=" + writer, "owner=dnszone/team-a/example"}, md.Metadata, "recorded on the way")
+			st, err = w.ZoneStatus(ctx, zone)
+			require.NoError(t, err)
+			assert.Equal(t, [2]string{writer, "dnszone/team-a/example"}, [2]string{st.MadeByWriter, st.MadeBy})
 			require.NoError(t, w.DeleteZone(ctx, zone, owner))
 		})
 
@@ -175,6 +187,9 @@ func TestZoneWithNoMakerRecorded(t *testing.T) {
 			require.NoError(t, err)
 			assert.True(t, res.Mine)
 			assert.True(t, res.Adopted)
+			st, err := w.ZoneStatus(ctx, zone)
+			require.NoError(t, err)
+			assert.Equal(t, [2]string{writer, "dnszone/team-a/example"}, [2]string{st.MadeByWriter, st.MadeBy})
 			require.NoError(t, w.DeleteZone(ctx, zone, owner), "now its maker's")
 		})
 	})
