@@ -221,10 +221,12 @@ func TestRefusedDeleteZoneCounted(t *testing.T) {
 	})
 }
 
-// reasons is an Observer that keeps the reason of every operation.
+// reasons is an Observer that keeps the reason of every operation, and
+// the requests its Result counts.
 type reasons struct {
-	mu   sync.Mutex
-	seen map[reconcile.Operation][]reconcile.ConditionReason
+	mu       sync.Mutex
+	seen     map[reconcile.Operation][]reconcile.ConditionReason
+	requests map[reconcile.Operation][]int
 }
 
 func (r *reasons) ObserveRequest(reconcile.RequestEvent) {}
@@ -234,14 +236,22 @@ func (r *reasons) ObserveOperation(e reconcile.OperationEvent) {
 	defer r.mu.Unlock()
 	if r.seen == nil {
 		r.seen = map[reconcile.Operation][]reconcile.ConditionReason{}
+		r.requests = map[reconcile.Operation][]int{}
 	}
 	r.seen[e.Operation] = append(r.seen[e.Operation], e.Reason)
+	r.requests[e.Operation] = append(r.requests[e.Operation], e.Result.Requests)
 }
 
 func (r *reasons) of(op reconcile.Operation) []reconcile.ConditionReason {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.seen[op]
+}
+
+func (r *reasons) requestsOf(op reconcile.Operation) []int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.requests[op]
 }
 
 // TestCreatedZoneApexInMetadata: where ownership lives in zone metadata,

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/joeig/go-powerdns/v3"
 
@@ -56,6 +57,9 @@ type ZoneStatus struct {
 // writes nothing and takes no lock; a zone the server does not have is an
 // error for which errors.IsZoneNotFound holds.
 func (r *Reconciler) ZoneStatus(ctx context.Context, zone string) (st ZoneStatus, err error) {
+	defer func(start time.Time) {
+		r.observed(OperationZoneStatus, zone, start, &Result{Zone: st.Zone, Requests: st.Requests}, &err)
+	}(time.Now())
 	canonical, err := canonicalZone(zone)
 	if err != nil {
 		return ZoneStatus{Zone: zone}, err

@@ -131,3 +131,28 @@ func TestZoneStatus(t *testing.T) {
 		assert.True(t, pdnserrors.IsZoneNotFound(err), "%v", err)
 	})
 }
+
+// TestZoneStatusObserved: a status read reaches the Observer (and so
+// pdnskit_operations_total) as an operation of its own, labelled by its
+// outcome like the others.
+func TestZoneStatusObserved(t *testing.T) {
+	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
+		t.Parallel()
+		ctx := pdnstest.Context(t)
+		zone := srv.NewZone(t)
+		seen := &reasons{}
+		w, _ := newWriter(t, srv, "status", reconcile.WithObserver(seen))
+
+		st, err := w.ZoneStatus(ctx, zone)
+		require.NoError(t, err)
+		missing, err := w.ZoneStatus(ctx, "missing-"+zone)
+		require.Error(t, err)
+		_, err = w.ZoneStatus(ctx, "not a zone")
+		require.Error(t, err)
+		assert.Equal(t, []reconcile.ConditionReason{reconcile.ReasonProgrammed, reconcile.ReasonZoneNotFound, reconcile.ReasonInvalidInput},
+			seen.of(reconcile.OperationZoneStatus))
+		assert.Equal(t, []int{st.Requests, missing.Requests, 0}, seen.requestsOf(reconcile.OperationZoneStatus),
+			"the event counts the requests the status counts")
+		assert.Equal(t, 1, missing.Requests)
+	})
+}
