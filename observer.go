@@ -58,6 +58,7 @@ const (
 	OperationVerify     Operation = "verify"
 	OperationEnsureZone Operation = "ensure_zone"
 	OperationDeleteZone Operation = "delete_zone"
+	OperationZoneStatus Operation = "zone_status"
 	// OperationFreeLock is a zone lock freed outside any other operation:
 	// one kept between operations (WithLockHold) whose hold ran out, one
 	// Close or Forget frees, or one an operation whose context ended left

@@ -38,7 +38,10 @@ import (
 // cancels: claims of creations and adoptions are made under the zone lock,
 // after the writer read every claim, and are stamped after all of them, so
 // the latest claim is the creation of the RRset that exists now, and an
-// older claim can only be left over from one that was deleted since.
+// older claim can only be left over from one that was deleted since. The
+// one claim made without the lock is that of the apex SOA and NS of a zone
+// EnsureZone has just created, stamped 0, before every other claim
+// (zones_maker.go): it holds the apex only where no other claim does.
 //
 // Claims are written only under the zone lock where they could meet
 // another writer's (creations, adoptions, takeovers): on a shared SQL

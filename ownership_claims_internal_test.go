@@ -235,3 +235,43 @@ func TestReadClaimsScoped(t *testing.T) {
 		})
 	}
 }
+
+// TestNewApexClaims: the claims that hold the apex of a zone EnsureZone
+// created, posted without the lock, hold it only while no other claim
+// does: a writer that adopted the apex in between keeps it whichever
+// record the listing shows first, and the writer's own later claim (a
+// handover to its "soa" object) is stamped after them.
+func TestNewApexClaims(t *testing.T) {
+	const now = 1_700_000_000_000_000_000
+	apex := func(writer, owner string, stamp int64) []string {
+		rec := claimrec.Record{Writer: writer}
+		for _, typ := range []string{"SOA", "NS"} {
+			rec.Claims = append(rec.Claims, claimrec.Claim{Name: testZone, Type: typ, Stamp: stamp, Owner: owner})
+		}
+		return rec.Values(claimrec.ValueBytes)
+	}
+	mine := append([]string{"X-PDNSKIT-O-AAA-1"}, newApexClaims(testZone, "me", "dnszone/a").Values(claimrec.ValueBytes)...)
+	soa, ns := rrset.Key{Name: testZone, Type: "SOA"}, rrset.Key{Name: testZone, Type: "NS"}
+
+	b := readClaims(md(mine), "me", readScope{})
+	assert.Equal(t, ownership{writer: "me", owner: "dnszone/a"}, b.owner(soa))
+	assert.Equal(t, ownership{writer: "me", owner: "dnszone/a"}, b.owner(ns))
+
+	adopted := append([]string{"X-PDNSKIT-O-BBB-1"}, apex("them", "", now)...)
+	for name, listing := range map[string][]powerdns.Metadata{
+		"adoption listed first": md(adopted, mine),
+		"adoption listed last":  md(mine, adopted),
+	} {
+		t.Run(name, func(t *testing.T) {
+			b := readClaims(listing, "me", readScope{})
+			assert.Equal(t, ownership{writer: "them"}, b.owner(soa))
+			assert.Equal(t, ownership{writer: "them"}, b.owner(ns))
+		})
+	}
+
+	handover := b.claims([]*rrset.RRset{{Name: testZone, Type: "SOA", Owner: "dnsrecordset/a/soa"}}, 1)
+	require.NotNil(t, handover)
+	b = readClaims(md(mine, append([]string{"X-PDNSKIT-O-AAA-2"}, handover.Values(claimrec.ValueBytes)...)), "me", readScope{})
+	assert.Equal(t, ownership{writer: "me", owner: "dnsrecordset/a/soa"}, b.owner(soa), "the handover wins")
+	assert.Equal(t, ownership{writer: "me", owner: "dnszone/a"}, b.owner(ns))
+}

@@ -157,7 +157,8 @@ func (o *op) turnFor(ctx context.Context, body func(context.Context) error) erro
 // It returns every RRset with at least one enabled record (its enabled
 // records, in canonical form), with the writer and owner recorded for it in
 // either ownership store ("" where none is), in canonical order. It writes
-// nothing; use it to check a migration, or to show who holds what.
+// nothing; use it to check a migration, or to show who holds what. Who
+// made the zone, which may not be who holds its apex, is ZoneStatus's.
 func (r *Reconciler) Live(ctx context.Context, zone string) ([]rrset.RRset, error) {
 	canonical, err := canonicalZone(zone)
 	if err != nil {

@@ -175,9 +175,7 @@ func (r *Reconciler) EnsureZone(ctx context.Context, zone string, spec ZoneSpec,
 			if held {
 				return res, nil
 			}
-			n, err := r.holdApex(ctx, canonical, zc.owner)
-			t.requests.Add(int64(n))
-			if err != nil {
+			if err := r.claimNewApex(ctx, srv, canonical, zc.owner); err != nil {
 				return res, fmt.Errorf("zone %s created; record its apex as %s's: %w", canonical, r.cfg.managedBy, err)
 			}
 			return res, nil
@@ -310,42 +308,6 @@ func (r *Reconciler) updateNameservers(ctx context.Context, zone string, nameser
 		return nil
 	})
 	return done, res.Requests, err
-}
-
-// holdApex records the apex SOA and NS of a zone EnsureZone just created as
-// the writer's, with owner: an adoption of RRsets no writer holds yet,
-// under the zone lock like any adoption. It returns the requests it made.
-func (r *Reconciler) holdApex(ctx context.Context, zone, owner string) (int, error) {
-	st, err := newStamp(zone, r.cfg.managedBy, owner)
-	if err != nil {
-		return 0, err
-	}
-	keys := []rrset.Key{{Name: zone, Type: "SOA"}, {Name: zone, Type: "NS"}}
-	o := r.newOp("ensure zone", zone, intent{keys: keys, adopt: true}, readScope{name: zone}, writes)
-	// An adoption: the lock is needed, so it is taken before the one read.
-	o.lockFirst = true
-	res, err := o.do(ctx, func(ctx context.Context) error {
-		obs, err := o.read(ctx)
-		if err != nil {
-			return o.errorf(err)
-		}
-		desired, _ := rrset.NewSet(zone)
-		for _, k := range keys {
-			if rr, ok := obs.set.Get(k); ok && rr.ManagedBy == "" {
-				rr.ManagedBy, rr.Owner = st.writer, st.owner
-				_ = desired.Add(rr)
-			}
-		}
-		o.in.desired = desired
-		if err := o.run(ctx); err != nil {
-			return err
-		}
-		if len(o.res.Blocked)+len(o.res.Refused)+len(o.res.Postponed) > 0 {
-			return fmt.Errorf("%w: %s", errRefusedOrBlocked, ConditionFor(o.res, nil).Message)
-		}
-		return nil
-	})
-	return res.Requests, err
 }
 
 // zoneInfo reads a zone's properties and its apex RRsets.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/joeig/go-powerdns/v3"
 
+	"github.com/pdnskit/reconcile/internal/claimrec"
 	"github.com/pdnskit/reconcile/internal/zonejson"
 	"github.com/pdnskit/reconcile/rrset"
 )
@@ -252,4 +253,37 @@ func apexHeld(zone, writer, owner string) []powerdns.RRset {
 		})
 	}
 	return out
+}
+
+// newApexStamp is the stamp of the claims that record the apex of a zone
+// EnsureZone created as its maker's, where ownership lives in zone
+// metadata: before any stamp a writer gives a claim (the time it writes
+// it, and after every claim it read), so such a claim holds the apex only
+// while no other claim of it stands.
+const newApexStamp int64 = 0
+
+// claimNewApex records the apex SOA and NS of zone, a zone EnsureZone just
+// created, as the writer's with owner where ownership lives in zone
+// metadata: one claim record, stamped newApexStamp, posted without the
+// zone lock and without a read. What the lock guards against cannot
+// happen to such a claim: it takes nothing from anyone, since a writer
+// that adopted the apex between the zone's creation and this claim (the
+// only claim another writer can have made on it) stamped its own claim
+// later, and keeps the apex, as it would have had this claim been made
+// under the lock. A claim left over from a deleted zone of the same name
+// (LMDB reuses a deleted zone's id and what remained of its metadata)
+// wins in the same way, as it did over an adoption under the lock, which
+// adopts only what no writer holds.
+func (r *Reconciler) claimNewApex(ctx context.Context, srv session, zone, owner string) error {
+	rec := newApexClaims(zone, r.cfg.managedBy, owner)
+	return srv.addKind(ctx, zone, r.kind(claimrec.ClaimPrefix), rec.Values(valueBudget(r.cfg.maxPatchBytes)))
+}
+
+// newApexClaims is the claim record of claimNewApex.
+func newApexClaims(zone, writer, owner string) claimrec.Record {
+	rec := claimrec.Record{Writer: writer}
+	for _, typ := range []string{"SOA", "NS"} {
+		rec.Claims = append(rec.Claims, claimrec.Claim{Name: zone, Type: typ, Stamp: newApexStamp, Owner: owner})
+	}
+	return rec
 }

@@ -52,11 +52,12 @@ func (c *countingBody) Read(p []byte) (int, error) {
 const statusZoneRRsets = 2000
 
 // TestZoneStatus: ZoneStatus reads a zone's properties and apex NS in one
-// request (the server's version once before), a small fraction of the
-// bytes of a whole read of a zone of 2,000 RRsets. Every version narrows a
-// zone read by rrset_name and rrset_type, 4.7.3 included: the test pins
-// it, since a server that ignored them would answer the status read with
-// the whole zone.
+// request and its maker in another (the server's version once before), a
+// small fraction of the bytes of a whole read of a zone of 2,000 RRsets,
+// and finds no maker in a zone made without the library. Every version
+// narrows a zone read by rrset_name and rrset_type, 4.7.3 included: the
+// test pins it, since a server that ignored them would answer the status
+// read with the whole zone.
 func TestZoneStatus(t *testing.T) {
 	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
 		t.Parallel()
@@ -87,8 +88,9 @@ func TestZoneStatus(t *testing.T) {
 		st, err := w.ZoneStatus(ctx, zone)
 		require.NoError(t, err)
 		status := counter.bytes.Load() - before
-		assert.Equal(t, 1, st.Requests)
+		assert.Equal(t, 2, st.Requests, "the zone, its maker")
 		assert.Equal(t, zone, st.Zone)
+		assert.Empty(t, st.MadeByWriter+st.MadeBy, "a zone made without the library has no maker")
 		z := readZone(t, srv, zone)
 		assert.Equal(t, "Native", st.Kind)
 		assert.Equal(t, *z.Serial, st.Serial)
@@ -127,5 +129,30 @@ func TestZoneStatus(t *testing.T) {
 
 		_, err = w.ZoneStatus(ctx, "missing-"+zone)
 		assert.True(t, pdnserrors.IsZoneNotFound(err), "%v", err)
+	})
+}
+
+// TestZoneStatusObserved: a status read reaches the Observer (and so
+// pdnskit_operations_total) as an operation of its own, labelled by its
+// outcome like the others.
+func TestZoneStatusObserved(t *testing.T) {
+	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
+		t.Parallel()
+		ctx := pdnstest.Context(t)
+		zone := srv.NewZone(t)
+		seen := &reasons{}
+		w, _ := newWriter(t, srv, "status", reconcile.WithObserver(seen))
+
+		st, err := w.ZoneStatus(ctx, zone)
+		require.NoError(t, err)
+		missing, err := w.ZoneStatus(ctx, "missing-"+zone)
+		require.Error(t, err)
+		_, err = w.ZoneStatus(ctx, "not a zone")
+		require.Error(t, err)
+		assert.Equal(t, []reconcile.ConditionReason{reconcile.ReasonProgrammed, reconcile.ReasonZoneNotFound, reconcile.ReasonInvalidInput},
+			seen.of(reconcile.OperationZoneStatus))
+		assert.Equal(t, []int{st.Requests, missing.Requests, 0}, seen.requestsOf(reconcile.OperationZoneStatus),
+			"the event counts the requests the status counts")
+		assert.Equal(t, 1, missing.Requests)
 	})
 }

@@ -18,7 +18,8 @@
 //     sending a request to its answer's headers, or to its failure.
 //   - pdnskit_operations_total{operation, reason}: operations that returned;
 //     operation is sync, plan, apply, remove, verify, ensure_zone,
-//     delete_zone or free_lock (a zone lock kept between operations, freed
+//     delete_zone, zone_status or free_lock (a zone lock kept between
+//     operations, freed
 //     when its hold ran out or by Close: requests in no other operation's
 //     Result), and reason is the reconcile.ConditionReason their Result
 //     and error give (Programmed, Conflict, NotOwner, PDNSError, Pending,

@@ -84,6 +84,28 @@ func (c *Client) AddMetadata(ctx context.Context, zone, kind string, values []st
 	})
 }
 
+// GetMetadata reads the values of one metadata kind of zone: none when the
+// zone has no such kind.
+func (c *Client) GetMetadata(ctx context.Context, zone, kind string) ([]string, error) {
+	id, err := zoneID(zone)
+	if err != nil {
+		return nil, err
+	}
+	k, err := metadataKind(kind)
+	if err != nil {
+		return nil, err
+	}
+	var values []string
+	err = Call(ctx, func(ctx context.Context) error {
+		md, err := c.Metadata.Get(ctx, id, k)
+		if md != nil {
+			values = md.Metadata
+		}
+		return err
+	})
+	return values, err
+}
+
 // SetMetadata replaces the values of kind (PUT), creating it when absent.
 func (c *Client) SetMetadata(ctx context.Context, zone, kind string, values []string) error {
 	id, err := zoneID(zone)

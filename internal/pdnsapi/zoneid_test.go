@@ -127,6 +127,7 @@ func TestClientPaths(t *testing.T) {
 			_, _ = c.ListMetadata(ctx, zone)
 			_ = c.AddMetadata(ctx, zone, "X-LOCK", []string{"v"})
 			_ = c.SetMetadata(ctx, zone, "X-LOCK", []string{"v"})
+			_, _ = c.GetMetadata(ctx, zone, "X-LOCK")
 			_ = c.DeleteMetadata(ctx, zone, "X-LOCK")
 			_ = c.DeleteZone(ctx, zone)
 			want := []recorded{
@@ -135,6 +136,7 @@ func TestClientPaths(t *testing.T) {
 				{http.MethodGet, zonePath + "/metadata"},
 				{http.MethodPost, zonePath + "/metadata"},
 				{http.MethodPut, zonePath + "/metadata/X-LOCK"},
+				{http.MethodGet, zonePath + "/metadata/X-LOCK"},
 				{http.MethodDelete, zonePath + "/metadata/X-LOCK"},
 				{http.MethodDelete, zonePath},
 			}
@@ -158,6 +160,7 @@ func TestUnaddressableZones(t *testing.T) {
 				"ListMetadata":   func() error { _, err := c.ListMetadata(ctx, zone); return err }(),
 				"AddMetadata":    c.AddMetadata(ctx, zone, "X-A", nil),
 				"SetMetadata":    c.SetMetadata(ctx, zone, "X-A", nil),
+				"GetMetadata":    func() error { _, err := c.GetMetadata(ctx, zone, "X-A"); return err }(),
 				"DeleteMetadata": c.DeleteMetadata(ctx, zone, "X-A"),
 				"DeleteZone":     c.DeleteZone(ctx, zone),
 				"CreateZone":     c.CreateZone(ctx, powerdns.Zone{Name: powerdns.String(zone)}),
@@ -179,6 +182,8 @@ func TestUnaddressableZones(t *testing.T) {
 
 	for _, kind := range []string{"", "X-A/B", "..", "X A", "X-%41", "X?"} {
 		err := c.AddMetadata(ctx, "example.com.", kind, nil)
+		assert.ErrorIs(t, err, pdnsapi.ErrInvalidMetadataKind, "%q", kind)
+		_, err = c.GetMetadata(ctx, "example.com.", kind)
 		assert.ErrorIs(t, err, pdnsapi.ErrInvalidMetadataKind, "%q", kind)
 	}
 	assert.Empty(t, requests(), "no request was made")
