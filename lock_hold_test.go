@@ -237,9 +237,12 @@ func TestLockHoldGivesWayToAWaiter(t *testing.T) {
 			return err == nil && len(kinds) == 1
 		}, 30*time.Second, 10*time.Millisecond, "the other writer waits, and says so")
 
+		rec.counts.Reset()
 		res := create(w, "c")
-		assert.Equal(t, createUnderKeptLock(srv)+2-readsOfOneName(srv, reconcile.OwnershipAuto)+1, res.Requests,
-			"under the lock kept, a look, and the lock freed: somebody waits")
+		// A request PowerDNS answered 500 (4.7.3 on gsqlite3: "database
+		// is locked", the waiting writer polling beside it) is made again.
+		assert.Equal(t, createUnderKeptLock(srv)+2-readsOfOneName(srv, reconcile.OwnershipAuto)+1+rec.counts.Statuses(500, 599), res.Requests,
+			"under the lock kept, a look, and the lock freed: somebody waits (requests: %s)", rec.counts.String())
 		got := <-theirs
 		require.NoError(t, got.err)
 		assert.Len(t, got.res.Applied, 1, "the waiting writer's create goes through")
