@@ -63,10 +63,21 @@ type proxyCase struct {
 	zone            zoneWant
 	// refused: PowerDNS's answer refused every change (a 422).
 	refused bool
-	// maxElapsed bounds the time the fault holds each Sync, from its
-	// first counted request on (its whole time when none is counted).
+	// maxElapsed is the time the fault may hold each Sync, from its
+	// first counted request on (its whole time when none is counted), by
+	// the Sync's own bounds (retry schedule, deadline). The test fails a
+	// Sync held longer than that plus hangSlack: one that ignored its
+	// bounds and waited on. How closely the bounds are kept is the retry
+	// schedule's own tests' subject (backoff, on a fake clock); a wall
+	// clock read here on a loaded machine could only flake.
 	maxElapsed time.Duration
 }
+
+// hangSlack is what a Sync may take over its bounds on a loaded machine
+// before the test calls it hung: far more than load ever added (1.1 s
+// seen at load average 36), far less than a Sync that waits out a hold,
+// a rest or a request that never answers.
+const hangSlack = 30 * time.Second
 
 const (
 	nginx502 = "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n"
@@ -125,9 +136,9 @@ func proxyCases() []proxyCase {
 		// before its zone GET: four requests that gpgsql under load once
 		// took the whole of a 1 s deadline over.
 		zoneGet(proxyCase{name: "zone GET never answers (context deadline 3s)", rules: []faultproxy.Rule{zoneGetRule(faultproxy.Hang())},
-			timeout: 3 * time.Second, err: errDeadline, attempts: 1, maxElapsed: 4 * time.Second}),
+			timeout: 3 * time.Second, err: errDeadline, attempts: 1, maxElapsed: 3 * time.Second}),
 		zoneGet(proxyCase{name: "zone GET never answers (http.Client.Timeout 1s per attempt)", rules: []faultproxy.Rule{zoneGetRule(faultproxy.Hang())},
-			clientTimeout: time.Second, err: errRetryable, attempts: attempts, maxElapsed: attempts*time.Second + 2*time.Second}), // the retry waits, and slack for a loaded machine (-race: 4.1 s seen for a whole Sync)
+			clientTimeout: time.Second, err: errRetryable, attempts: attempts, maxElapsed: attempts * time.Second}), // each attempt's timeout, and the retry waits
 		{name: "metadata read answers 503", rules: []faultproxy.Rule{{Method: get, Path: faultproxy.MetadataPath, Fault: faultproxy.Status(503, "", nil)}},
 			method: get, path: faultproxy.MetadataPath, stores: true, err: errRetryable, is: pdnserrors.IsServerError, attempts: attempts},
 		{name: "metadata read answers 200 [] (locks and claims unseen)", rules: []faultproxy.Rule{{Method: get, Path: faultproxy.MetadataPath, Fault: faultproxy.Status(200, "application/json", []byte(`[]`))}},
@@ -155,13 +166,13 @@ func proxyCases() []proxyCase {
 		// requests room on a loaded machine (LMDB 4.9 once spent a whole
 		// second on them), so that the PATCH is reached.
 		patchC(proxyCase{name: "PATCH never answers (context deadline 3s)", rules: []faultproxy.Rule{patchRule(faultproxy.Hang())},
-			timeout: 3 * time.Second, err: errDeadline, attempts: 1, maxElapsed: 4 * time.Second}),
+			timeout: 3 * time.Second, err: errDeadline, attempts: 1, maxElapsed: 3 * time.Second}),
 		// The Sync creates (g), so it takes the zone lock (a POST) before
 		// its PATCH and frees it (a DELETE of its kind) after: the first
 		// DELETE of a metadata kind is the release.
 		patchC(proxyCase{name: "PATCH and the lock release never answer (context deadline 3s)",
 			rules:   []faultproxy.Rule{patchRule(faultproxy.Hang()), {Method: http.MethodDelete, Path: faultproxy.MetadataPath, Fault: faultproxy.Hang()}},
-			timeout: 3 * time.Second, err: errDeadline, attempts: 1, maxElapsed: 4 * time.Second}),
+			timeout: 3 * time.Second, err: errDeadline, attempts: 1, maxElapsed: 3 * time.Second}),
 	}
 	// A refusal in shapes PowerDNS never wrote: never retried, isolated
 	// by bisection (five names: 2×5−1 distinct PATCHes), remembered.
@@ -521,11 +532,11 @@ func runProxyCase(t *testing.T, srv *pdnstest.Server, store reconcile.OwnershipS
 	for i, s := range run.syncs {
 		if c.maxElapsed > 0 {
 			held := s.heldBy(c.method, c.path)
-			assert.Less(t, held, c.maxElapsed, "Sync %d returns within its bounds once it meets the fault", i+1)
+			assert.Less(t, held, c.maxElapsed+hangSlack, "Sync %d returns by its bounds once it meets the fault", i+1)
 		}
 	}
 	if c.timeout > 0 {
-		assert.Less(t, run.elapsed(), c.timeout+time.Second, "the Sync returns by its context")
+		assert.Less(t, run.elapsed(), c.timeout+hangSlack, "the Sync returns by its context")
 	}
 	switch c.zone {
 	case zoneUnchanged:
