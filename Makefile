@@ -20,8 +20,9 @@ MODULES := . internal/tools examples/controller
 all: lint test
 
 ## test: every test of every module, with -race, against real PowerDNS servers (4.7, 4.9, 5.1; gsqlite3,
-## LMDB, and gpgsql as two frontends on one PostgreSQL behind a round-robin; gmysql, the same on MariaDB, with
-## PDNS_TEST_WITH_GMYSQL=1); then fails if anything the tests printed (all of it, -v, kept in TEST_LOG) holds an API key of the harness. The servers are
+## LMDB, gpgsql as two frontends on one PostgreSQL behind a round-robin, and gmysql, the same on MariaDB;
+## PDNS_TEST_WITH_GMYSQL=0 leaves gmysql out), the slowest tests on a share of their matrix (all of it with
+## PDNS_TEST_FULL=1: docs/tests.md); then fails if anything the tests printed (all of it, -v, kept in TEST_LOG) holds an API key of the harness. The servers are
 ## started once, by the pdnstest command, and shared by every test binary of every module
 ## (PDNS_TEST_SERVERS); a test that kills or restarts a server starts its own.
 TEST_LOG   ?= $(CURDIR)/.cache/test.log
@@ -65,7 +66,7 @@ RELIABILITY_LOG ?= $(CURDIR)/.cache/reliability.log
 fuzz: tools
 	$(BIN)/reliability fuzz -fuzztime $(FUZZTIME)
 
-## reliability: the fault tests, the load figures on gsqlite3, LMDB and gpgsql, and gmysql with PDNS_TEST_WITH_GMYSQL=1 (zones x 1,000 RRsets with one
+## reliability: the fault tests on their whole matrix, the load figures on gsqlite3, LMDB, gpgsql and gmysql (zones x 1,000 RRsets with one
 ## writer, 200 such zones with two writers x two replicas, a 100,000-RRset zone) and every fuzz target for
 ## FUZZTIME (FUZZTIME=2m for a longer campaign); writes RELIABILITY.md, then checks that no output holds an
 ## API key of the harness

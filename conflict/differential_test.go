@@ -20,6 +20,7 @@ import (
 
 	"github.com/pdnskit/reconcile/conflict"
 	pdnserrors "github.com/pdnskit/reconcile/errors"
+	"github.com/pdnskit/reconcile/internal/testing/depth"
 	"github.com/pdnskit/reconcile/pdnstest"
 	"github.com/pdnskit/reconcile/rrset"
 )
@@ -28,11 +29,12 @@ func TestMain(m *testing.M) { pdnstest.Main(m) }
 
 // The differential test's size per server: batches of plans that share a
 // zone (each plan in its own subtree, which is all PowerDNS looks at when
-// it checks a write), and plans over the apex, each in zones of its own.
+// it checks a write), and plans over the apex, each in zones of its own;
+// twice as many with depth.Full.
 const (
-	diffBatches  = 6
+	diffBatches  = 3
 	diffPerBatch = 50
-	diffApex     = 24
+	diffApex     = 12
 	diffWriter   = "w1"
 )
 
@@ -63,7 +65,7 @@ func TestDifferential(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		defer cancel()
 		d := &differential{t: t, ctx: ctx, srv: srv, rnd: rand.New(rand.NewPCG(seed, 0)), stats: newDiffStats()}
-		batches, apexPlans := diffBatches, diffApex
+		batches, apexPlans := depth.Of(diffBatches, 2*diffBatches), depth.Of(diffApex, 2*diffApex)
 		if testing.Short() {
 			batches, apexPlans = 1, 4
 		}

@@ -233,6 +233,7 @@ func TestIntegrationLargeZone(t *testing.T) {
 		t.Skip("writes a 10,000-RRset zone")
 	}
 	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
+		t.Parallel()
 		zone, _, desired, served := largeZone(t, srv, 10000)
 		live, err := liveSet(zone, served)
 		require.NoError(t, err)

@@ -13,14 +13,15 @@ import (
 
 	"github.com/pdnskit/reconcile"
 	pdnserrors "github.com/pdnskit/reconcile/errors"
+	"github.com/pdnskit/reconcile/internal/testing/depth"
 	"github.com/pdnskit/reconcile/internal/testing/reliability"
 	"github.com/pdnskit/reconcile/pdnstest"
 	"github.com/pdnskit/reconcile/rrset"
 )
 
 // createRounds is how many fresh names two writers race for, per server
-// and ownership store.
-const createRounds = 30
+// and ownership store: 10, or 30 with depth.Full.
+func createRounds() int { return depth.Of(10, 30) }
 
 // TestCreatesRace: two writers create at one fresh name at the same moment,
 // one a CNAME and one an A, round after round. Both creates take the zone
@@ -34,12 +35,12 @@ func TestCreatesRace(t *testing.T) {
 	eachServerAtOnce(t, func(t *testing.T, srv *pdnstest.Server) {
 		for _, s := range stores(srv) {
 			t.Run(s.String(), func(t *testing.T) {
-				problems, requeued := createsRace(t, srv, s, createRounds, nil)
+				problems, requeued := createsRace(t, srv, s, createRounds(), nil)
 				for _, p := range problems {
 					t.Error(p)
 				}
 				reliability.Record(t, reliability.Outcome{
-					Group: "writers", Fault: fmt.Sprintf("two writers create at one fresh name at once, a CNAME and an A, %d rounds", createRounds),
+					Group: "writers", Fault: fmt.Sprintf("two writers create at one fresh name at once, a CNAME and an A, %d rounds", createRounds()),
 					Server: srv.Name(), Store: storeName(srv, s),
 					Result: fmt.Sprintf("%d problem(s) (a write PowerDNS refused, not one applied and one blocked, or a CNAME next to an address); %d write(s) postponed for the other's lock or given up on transient failures, and tried again", len(problems), requeued),
 				})

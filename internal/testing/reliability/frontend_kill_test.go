@@ -28,11 +28,12 @@ const frontendRounds = 12
 // the write requeued, and no round ends with a write PowerDNS refused,
 // both writes or neither, or a CNAME next to an address. Each target has
 // a server of its own: a frontend killed under the package's shared
-// servers would fail the other tests' requests.
+// servers would fail the other tests' requests. It runs on the newest
+// version of each backend (every version with depth.Full).
 func TestFrontendKilled(t *testing.T) {
 	t.Parallel()
 	sql := func(tg pdnstest.Target) bool { return tg.Backend == pdnstest.GPGSQL || tg.Backend == pdnstest.GMySQL }
-	eachTargetAtOnce(t, sql, func(t *testing.T, tg pdnstest.Target) {
+	eachTargetAtOnce(t, newestOfEachBackend(sql), func(t *testing.T, tg pdnstest.Target) {
 		srv := pdnstest.Start(t, pdnstest.WithTarget(tg))
 		require.Len(t, srv.Frontends, 2)
 		frontendKilled(t, srv, reconcile.OwnershipAuto)

@@ -22,6 +22,7 @@ import (
 	"github.com/pdnskit/reconcile/backoff"
 	pdnserrors "github.com/pdnskit/reconcile/errors"
 	"github.com/pdnskit/reconcile/internal/pdnsapi"
+	"github.com/pdnskit/reconcile/internal/testing/depth"
 	"github.com/pdnskit/reconcile/internal/testing/faultproxy"
 	"github.com/pdnskit/reconcile/pdnstest"
 	"github.com/pdnskit/reconcile/rrset"
@@ -187,15 +188,61 @@ func requireNoKey(t *testing.T, key, what string, v any) {
 // -parallel, which is the number of CPUs.
 func eachServerAtOnce(t *testing.T, fn func(t *testing.T, srv *pdnstest.Server)) {
 	t.Helper()
+	eachServerSharing(t, func(t *testing.T, srv *pdnstest.Server, _ share) { fn(t, srv) })
+}
+
+// share is a server's part of a test's cases (see depth.Pick): the j-th
+// of n servers.
+type share struct{ j, n int }
+
+// has reports whether case i of the test runs on the server.
+func (s share) has(i int) bool { return depth.Pick(i, s.j, s.n) }
+
+// eachServerSharing is eachServerAtOnce for a test whose cases are dealt
+// out among the servers: fn runs on each with its share.
+func eachServerSharing(t *testing.T, fn func(t *testing.T, srv *pdnstest.Server, sh share)) {
+	t.Helper()
+	servers := pdnstest.Servers(t)
 	var wg sync.WaitGroup
-	for _, srv := range pdnstest.Servers(t) {
+	for j, srv := range servers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			t.Run(srv.Name(), func(t *testing.T) { fn(t, srv) })
+			t.Run(srv.Name(), func(t *testing.T) { fn(t, srv, share{j: j, n: len(servers)}) })
 		}()
 	}
 	wg.Wait()
+}
+
+// newestOfEachBackend accepts, without depth.Full, one target of each
+// backend: the newest PowerDNS, by the name of its image or Debian root
+// (pdnskit/pdns-auth:5.1 after 4.9, powerdns/pdns-auth-51 after -49,
+// roots/5.1 after roots/4.9); with it, every target. For the tests that
+// start servers of their own: the backend decides what survives a crash,
+// and each server they start costs the machine the others' time.
+func newestOfEachBackend(want func(pdnstest.Target) bool) func(pdnstest.Target) bool {
+	if depth.Full() {
+		return want
+	}
+	targets, err := pdnstest.Targets()
+	if err != nil {
+		return want
+	}
+	newest := make(map[pdnstest.Backend]string)
+	for _, tg := range targets {
+		if src := targetSource(tg); want(tg) && src > newest[tg.Backend] {
+			newest[tg.Backend] = src
+		}
+	}
+	return func(tg pdnstest.Target) bool { return want(tg) && targetSource(tg) == newest[tg.Backend] }
+}
+
+// targetSource is where a target's PowerDNS comes from: its image or root.
+func targetSource(tg pdnstest.Target) string {
+	if tg.Provider == pdnstest.Process {
+		return tg.Root
+	}
+	return tg.Image
 }
 
 // eachTargetAtOnce runs fn, as a subtest named after the target, on every

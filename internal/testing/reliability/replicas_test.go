@@ -13,6 +13,7 @@ import (
 	"github.com/pdnskit/reconcile"
 	"github.com/pdnskit/reconcile/backoff/backofftest"
 	pdnserrors "github.com/pdnskit/reconcile/errors"
+	"github.com/pdnskit/reconcile/internal/testing/depth"
 	"github.com/pdnskit/reconcile/internal/testing/reliability"
 	"github.com/pdnskit/reconcile/pdnstest"
 	"github.com/pdnskit/reconcile/rrset"
@@ -124,7 +125,8 @@ func handOver(t *testing.T, srv *pdnstest.Server, store reconcile.OwnershipStore
 		}
 	}
 
-	// The overlap: both replicas sync, eight times each, at once.
+	// The overlap: both replicas sync, overlapSyncs times each, at once.
+	overlapSyncs := depth.Of(5, 8)
 	var wg sync.WaitGroup
 	for _, r := range []struct {
 		name string
@@ -134,7 +136,7 @@ func handOver(t *testing.T, srv *pdnstest.Server, store reconcile.OwnershipStore
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for range 8 {
+			for range overlapSyncs {
 				res, err := r.w.Sync(ctx, zone, r.want)
 				if err != nil && !pdnserrors.IsRetryable(err) {
 					assert.NoError(t, err, "a Sync of %s fails for good", r.name)
@@ -185,8 +187,8 @@ func handOver(t *testing.T, srv *pdnstest.Server, store reconcile.OwnershipStore
 		assert.Equal(t, writerName, owner, "%s", k)
 	}
 	reliability.Record(t, reliability.Outcome{
-		Group: "replicas", Fault: map[bool]string{false: "two replicas, same desired state, 8 concurrent Syncs each",
-			true: "two replicas, different desired states (one RRset differs, one extra each), 8 concurrent Syncs each"}[differ],
+		Group: "replicas", Fault: fmt.Sprintf(map[bool]string{false: "two replicas, same desired state, %d concurrent Syncs each",
+			true: "two replicas, different desired states (one RRset differs, one extra each), %d concurrent Syncs each"}[differ], overlapSyncs),
 		Server: srv.Name(), Store: storeName(srv, store),
 		Result: fmt.Sprintf("%d problem(s) (lost RRset, RRset deleted before its gate opened, or owner change in %d snapshot(s) of 16); %d Sync(s) postponed by the zone lock; %d Sync(s) gave up on transient failures (a requeue); %d 5xx answer(s) from PowerDNS retried; the differing RRset changed %d time(s); after the hand-over the new leader converged in %d Sync(s)",
 			len(problems), snaps, postponed, requeued, oldCounts.serverErrors()+newCounts.serverErrors(), flips, syncs),
@@ -218,7 +220,7 @@ func TestReplicasNeverDeleteOnFirstSight(t *testing.T) {
 func firstSight(t *testing.T, srv *pdnstest.Server, mode string, opt reconcile.Option) {
 	ctx := pdnstest.Context(t)
 	zone := srv.NewZone(t)
-	const rounds = 10
+	rounds := depth.Of(5, 10)
 	replicas := []*reconcile.Reconciler{
 		writer(t, srv, srv.URL, "dns-operator", opt),
 		writer(t, srv, srv.URL, "dns-operator", opt),

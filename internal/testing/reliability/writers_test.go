@@ -12,6 +12,7 @@ import (
 	"github.com/pdnskit/reconcile"
 	"github.com/pdnskit/reconcile/conflict"
 	pdnserrors "github.com/pdnskit/reconcile/errors"
+	"github.com/pdnskit/reconcile/internal/testing/depth"
 	"github.com/pdnskit/reconcile/internal/testing/reliability"
 	"github.com/pdnskit/reconcile/pdnstest"
 	"github.com/pdnskit/reconcile/rrset"
@@ -53,6 +54,8 @@ func writersRace(t *testing.T, srv *pdnstest.Server, store reconcile.OwnershipSt
 			wants[i] = append(wants[i], pdnstest.MustRRset(t, zone, fmt.Sprintf("own%d-%d", i, n), "TXT", 300, fmt.Sprintf(`"writer %d record %d"`, i, n)))
 		}
 	}
+	// syncs is how many Syncs each writer gets through while racing.
+	syncs := depth.Of(6, 10)
 	w0, c0 := countedWriter(t, srv, names[0], reconcile.WithOwnershipStore(store))
 	w1, c1 := countedWriter(t, srv, names[1], reconcile.WithOwnershipStore(store))
 	writers := []*reconcile.Reconciler{w0, w1}
@@ -107,7 +110,7 @@ func writersRace(t *testing.T, srv *pdnstest.Server, store reconcile.OwnershipSt
 			// (4.7's sqlite answers concurrent writes 500 "database is
 			// locked"), is tried again after a short, random wait, as a
 			// controller does with RequeueAfter (only shorter).
-			for done, tries := 0, 0; done < 10 && tries < 200; tries++ {
+			for done, tries := 0, 0; done < syncs && tries < 200; tries++ {
 				res, err := w.Sync(ctx, zone, wants[i])
 				if err != nil && !pdnserrors.IsRetryable(err) {
 					assert.NoError(t, err, "a Sync of %s fails for good", names[i])
@@ -173,7 +176,7 @@ func writersRace(t *testing.T, srv *pdnstest.Server, store reconcile.OwnershipSt
 		won[owner]++
 	}
 	reliability.Record(t, reliability.Outcome{
-		Group: "writers", Fault: "two writers, 10 concurrent Syncs each, 6 names A/A and 4 names CNAME/A contested, 4 own names each",
+		Group: "writers", Fault: fmt.Sprintf("two writers, %d concurrent Syncs each, 6 names A/A and 4 names CNAME/A contested, 4 own names each", syncs),
 		Server: srv.Name(), Store: storeName(srv, store),
 		Result: fmt.Sprintf("%d problem(s) (lost RRset, CNAME next to address, owner change in %d snapshot(s) of 20, or a write PowerDNS refused); %d Sync(s) gave up on transient failures (a requeue); %d 5xx answer(s) from PowerDNS retried; contested names won: %s %d, %s %d; converged, %d write(s) blocked for the loser",
 			len(problems), snaps, requeued, c0.serverErrors()+c1.serverErrors(), names[0], won[names[0]], names[1], won[names[1]], blocked),

@@ -24,6 +24,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pdnskit/reconcile/internal/testing/depth"
 	"github.com/pdnskit/reconcile/internal/testing/reliability"
 	"github.com/pdnskit/reconcile/internal/tools/machine"
 	"github.com/pdnskit/reconcile/internal/tools/report"
@@ -159,8 +160,13 @@ func runReport(ctx context.Context, f flags) error {
 	}
 
 	if !f.skipFaults {
+		// The whole matrix: every fault case on every server, the
+		// longer races (make test runs a share of it).
+		if err := os.Setenv(depth.EnvFull, "1"); err != nil {
+			return err
+		}
 		args := []string{"-race", "-count=1", "-timeout", "20m", "./internal/testing/reliability/...", "./internal/testing/faultproxy/..."}
-		rep.FaultsCmd = "go test " + strings.Join(args, " ")
+		rep.FaultsCmd = depth.EnvFull + "=1 go test " + strings.Join(args, " ")
 		fmt.Fprintln(os.Stderr, "[reliability] faults:", rep.FaultsCmd)
 		rep.Faults, err = report.RunTests(ctx, root, os.Stderr, logw, args...)
 		if err != nil {
