@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"time"
 
 	"github.com/docker/docker/api/types/container"
 	"github.com/testcontainers/testcontainers-go"
@@ -34,7 +35,11 @@ const pgDataDir = "/pdnstest-pgdata"
 // behaves like it: arguments go to postgres, the cluster goes where PGDATA
 // says, trust authentication (the official postgres image does all that
 // with POSTGRES_HOST_AUTH_METHOD=trust).
-func startPostgresContainer(ctx context.Context, image string) (*postgres, error) {
+//
+// With restartable, the cluster stays where the image keeps it, not on a
+// tmpfs, whose content goes when the container stops: a restart (bounce)
+// is then a stop and a start of the container, with its data.
+func startPostgresContainer(ctx context.Context, image string, restartable bool) (*postgres, error) {
 	configureDocker()
 	sweepOnce.Do(func() { sweepStale(ctx) })
 	nw, err := network.New(ctx, network.WithLabels(harnessLabels()))
@@ -53,16 +58,17 @@ func startPostgresContainer(ctx context.Context, image string) (*postgres, error
 			return errors.Join(errs...)
 		})
 	}
-	c, err = testcontainers.Run(ctx, image,
+	env := map[string]string{"POSTGRES_HOST_AUTH_METHOD": "trust"}
+	opts := []testcontainers.ContainerCustomizer{
 		testcontainers.WithCmd(pgServerArgs()...),
-		testcontainers.WithEnv(map[string]string{
-			"POSTGRES_HOST_AUTH_METHOD": "trust",
-			"PGDATA":                    pgDataDir + "/data",
-		}),
-		testcontainers.WithTmpfs(map[string]string{pgDataDir: "rw,mode=1777"}),
 		network.WithNetwork([]string{pgAlias}, nw),
 		testcontainers.WithLabels(harnessLabels()),
-	)
+	}
+	if !restartable {
+		env["PGDATA"] = pgDataDir + "/data"
+		opts = append(opts, testcontainers.WithTmpfs(map[string]string{pgDataDir: "rw,mode=1777"}))
+	}
+	c, err = testcontainers.Run(ctx, image, append(opts, testcontainers.WithEnv(env))...)
 	if c != nil {
 		pg.logs = func() string { return containerLogs(c) }
 	}
@@ -95,13 +101,13 @@ func startPostgresContainer(ctx context.Context, image string) (*postgres, error
 		}
 		return run(ctx, append([]string{psqlPath}, psqlArgs(port, db, file)...)...)
 	}
+	const ini, pidfile = "/tmp/pdnstest-pgbouncer.ini", "/tmp/pgbouncer.pid"
 	pg.pool = func(ctx context.Context) (bool, error) {
 		// A failed test -x means the image has no PgBouncer, not an error.
 		if installed := run(ctx, "test", "-x", pgbouncerPath) == nil; !installed {
 			return false, nil
 		}
-		const ini = "/tmp/pdnstest-pgbouncer.ini"
-		conf := pgbouncerConfig("0.0.0.0", pgbouncerPort, 5432, "/tmp/pgbouncer.log", "/tmp/pgbouncer.pid")
+		conf := pgbouncerConfig("0.0.0.0", pgbouncerPort, 5432, "/tmp/pgbouncer.log", pidfile)
 		if err := c.CopyToContainer(ctx, conf, ini, 0o644); err != nil {
 			return true, fmt.Errorf("copy PgBouncer's configuration into the container: %w", err)
 		}
@@ -111,7 +117,63 @@ func startPostgresContainer(ctx context.Context, image string) (*postgres, error
 		pg.port = pgbouncerPort
 		return true, nil
 	}
+	if restartable {
+		pg.bounce = func(ctx context.Context) error {
+			// SIGINT is PostgreSQL's fast shutdown (docker stop's SIGTERM
+			// is its smart one, which waits for PgBouncer's sessions to
+			// end).
+			if err := restartContainer(ctx, c, "SIGINT"); err != nil {
+				return err
+			}
+			if !pg.pooled {
+				return nil
+			}
+			// PgBouncer went with the container; its pid file stayed.
+			if err := run(ctx, "rm", "-f", pidfile); err != nil {
+				return err
+			}
+			return run(ctx, pgbouncerPath, "-d", "-q", ini)
+		}
+	}
 	return pg, nil
+}
+
+// restartStopTimeout bounds how long restartContainer waits for a database
+// container to stop on its signal before it kills it.
+const restartStopTimeout = 30 * time.Second
+
+// restartContainer sends signal to c's main process, waits until the
+// container has stopped (killing it after restartStopTimeout), and starts
+// it again: with its own filesystem, network and aliases, perhaps on
+// another IP address.
+func restartContainer(ctx context.Context, c *testcontainers.DockerContainer, signal string) error {
+	cli, err := testcontainers.NewDockerClientWithOpts(ctx)
+	if err != nil {
+		return err
+	}
+	defer cli.Close()
+	err = oneExitAtATime(ctx, func() error {
+		wait, cancel := context.WithTimeout(ctx, restartStopTimeout)
+		defer cancel()
+		stopped, failed := cli.ContainerWait(wait, c.GetContainerID(), container.WaitConditionNotRunning)
+		if err := cli.ContainerKill(ctx, c.GetContainerID(), signal); err != nil {
+			return fmt.Errorf("send %s: %w", signal, err)
+		}
+		select {
+		case <-stopped:
+			return nil
+		case err := <-failed:
+			if wait.Err() == nil {
+				return fmt.Errorf("wait for the container to stop: %w", err)
+			}
+		}
+		now := time.Duration(0)
+		return c.Stop(ctx, &now)
+	})
+	if err != nil {
+		return err
+	}
+	return c.Start(ctx)
 }
 
 // pgbouncerPort is where PgBouncer listens in the PostgreSQL container.
