@@ -31,8 +31,7 @@ const frontendRounds = 12
 // servers would fail the other tests' requests.
 func TestFrontendKilled(t *testing.T) {
 	t.Parallel()
-	sql := func(tg pdnstest.Target) bool { return tg.Backend == pdnstest.GPGSQL || tg.Backend == pdnstest.GMySQL }
-	eachTargetAtOnce(t, sql, func(t *testing.T, tg pdnstest.Target) {
+	eachTargetAtOnce(t, where(sqlBackend), func(t *testing.T, tg pdnstest.Target) {
 		srv := pdnstest.Start(t, pdnstest.WithTarget(tg))
 		require.Len(t, srv.Frontends, 2)
 		frontendKilled(t, srv, reconcile.OwnershipAuto)
@@ -61,7 +60,7 @@ func frontendKilled(t *testing.T, srv *pdnstest.Server, store reconcile.Ownershi
 			back = time.Since(began)
 		}
 	}
-	problems, requeued := createsRace(t, srv, store, frontendRounds, during)
+	problems, requeued := createsRace(t, srv, store, frontendRounds, roundFault{during: during})
 	for _, p := range problems {
 		t.Error(p)
 	}

@@ -199,11 +199,11 @@ func eachServerAtOnce(t *testing.T, fn func(t *testing.T, srv *pdnstest.Server))
 }
 
 // eachTargetAtOnce runs fn, as a subtest named after the target, on every
-// configured target that want accepts, all at once, from goroutines:
-// each starts a server of its own (a test that kills one must not fail
-// the other tests' requests) and spends its time waiting for it to die
-// and come back, rather than in turns of -parallel.
-func eachTargetAtOnce(t *testing.T, want func(pdnstest.Target) bool, fn func(t *testing.T, tg pdnstest.Target)) {
+// configured target that pick selects, all at once, from goroutines: each
+// starts a server of its own (a test that kills one must not fail the
+// other tests' requests) and spends its time waiting for it to die and
+// come back, rather than in turns of -parallel.
+func eachTargetAtOnce(t *testing.T, pick targetSelector, fn func(t *testing.T, tg pdnstest.Target)) {
 	t.Helper()
 	targets, err := pdnstest.Targets()
 	if err != nil || len(targets) == 0 {
@@ -211,10 +211,7 @@ func eachTargetAtOnce(t *testing.T, want func(pdnstest.Target) bool, fn func(t *
 		return
 	}
 	var wg sync.WaitGroup
-	for _, tg := range targets {
-		if !want(tg) {
-			continue
-		}
+	for _, tg := range pick(targets) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
