@@ -142,14 +142,16 @@ func (p *probe) stop() string {
 	return strings.Join(lines, "\n")
 }
 
-// apiAnswer sends a GET and says what came back: the status and the start
-// of the body, or that nothing did.
+// apiAnswer sends a GET, asking for JSON as the library does, and says
+// what came back: the status, the content
+// type and the start of the body, or that nothing did.
 func apiAnswer(ctx context.Context, hc *http.Client, url, key string) string {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return err.Error()
 	}
 	req.Header.Set("X-API-Key", key)
+	req.Header.Set("Accept", "application/json")
 	resp, err := hc.Do(req)
 	if err != nil {
 		return "no answer"
@@ -159,5 +161,5 @@ func apiAnswer(ctx context.Context, hc *http.Client, url, key string) string {
 		return resp.Status
 	}
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 200))
-	return resp.Status + " " + strings.TrimSpace(string(body))
+	return fmt.Sprintf("%s (%s) %q", resp.Status, resp.Header.Get("Content-Type"), strings.TrimSpace(string(body)))
 }

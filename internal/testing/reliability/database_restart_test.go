@@ -74,12 +74,15 @@ func databaseRestarted(t *testing.T, srv *pdnstest.Server, store reconcile.Owner
 	problems, requeued := createsRace(t, &via, store, databaseRounds, roundFault{before: before})
 	<-restarted
 	require.NoError(t, err, "restart the database")
-	failed := 0
+	failed, answers := 0, make(map[string]int)
 	for _, r := range p.Requests() {
 		if r.Status == 0 || r.ServerError() {
 			failed++
+			answers[fmt.Sprintf("%s %d", r.Method, r.Status)]++
 		}
 	}
+	t.Logf("answered 5xx or not at all (0), by method and status: %v", answers)
+	assert.Positive(t, failed, "the writers met the database gone")
 	for _, p := range problems {
 		t.Error(p)
 	}
