@@ -74,14 +74,16 @@ func databaseRestarted(t *testing.T, srv *pdnstest.Server, store reconcile.Owner
 	problems, requeued := createsRace(t, &via, store, databaseRounds, roundFault{before: before})
 	<-restarted
 	require.NoError(t, err, "restart the database")
+	// 5xx answers only: a request not answered yet when the race ends
+	// (the release of a lock kept after the last write) has no status.
 	failed, answers := 0, make(map[string]int)
 	for _, r := range p.Requests() {
-		if r.Status == 0 || r.ServerError() {
+		if r.ServerError() {
 			failed++
 			answers[fmt.Sprintf("%s %d", r.Method, r.Status)]++
 		}
 	}
-	t.Logf("answered 5xx or not at all (0), by method and status: %v", answers)
+	t.Logf("answered 5xx, by method and status: %v", answers)
 	assert.Positive(t, failed, "the writers met the database gone")
 	for _, p := range problems {
 		t.Error(p)
@@ -111,7 +113,7 @@ func databaseRestarted(t *testing.T, srv *pdnstest.Server, store reconcile.Owner
 	reliability.Record(t, reliability.Outcome{
 		Group: "writers", Fault: fmt.Sprintf("the database server (%s) shut down and started again while two writers create at one fresh name at once, a CNAME and an A (%d rounds, the restart in the middle of one)", databaseOf(srv), databaseRounds),
 		Server: srv.Name(), Store: storeName(srv, store),
-		Result: fmt.Sprintf("%d problem(s) (a write PowerDNS refused, not one applied and one blocked, or a CNAME next to an address); %d request(s) of %d answered 5xx or not at all, retried; %d write(s) postponed or given up on transient failures, and tried again; database back in %s",
+		Result: fmt.Sprintf("%d problem(s) (a write PowerDNS refused, not one applied and one blocked, or a CNAME next to an address); %d request(s) of %d answered 5xx, retried; %d write(s) postponed or given up on transient failures, and tried again; database back in %s",
 			len(problems), failed, len(p.Requests()), requeued, took.Round(time.Millisecond)),
 	})
 }
