@@ -161,6 +161,44 @@ func runContainer(ctx context.Context, srv *Server, args []string) error {
 	return nil
 }
 
+// restartStopTimeout bounds how long restartContainer waits for a database
+// container to stop on its signal before it kills it.
+const restartStopTimeout = 30 * time.Second
+
+// restartContainer sends signal to c's main process, waits until the
+// container has stopped (killing it after restartStopTimeout), and starts
+// it again: with its own filesystem, network and aliases, perhaps on
+// another IP address.
+func restartContainer(ctx context.Context, c *testcontainers.DockerContainer, signal string) error {
+	cli, err := testcontainers.NewDockerClientWithOpts(ctx)
+	if err != nil {
+		return err
+	}
+	defer cli.Close()
+	err = oneExitAtATime(ctx, func() error {
+		wait, cancel := context.WithTimeout(ctx, restartStopTimeout)
+		defer cancel()
+		stopped, failed := cli.ContainerWait(wait, c.GetContainerID(), container.WaitConditionNotRunning)
+		if err := cli.ContainerKill(ctx, c.GetContainerID(), signal); err != nil {
+			return fmt.Errorf("send %s: %w", signal, err)
+		}
+		select {
+		case <-stopped:
+			return nil
+		case err := <-failed:
+			if wait.Err() == nil {
+				return fmt.Errorf("wait for the container to stop: %w", err)
+			}
+		}
+		now := time.Duration(0)
+		return c.Stop(ctx, &now)
+	})
+	if err != nil {
+		return err
+	}
+	return c.Start(ctx)
+}
+
 // harnessLabels label what the harness creates in the Docker engine:
 // containers and networks.
 func harnessLabels() map[string]string {

@@ -33,6 +33,9 @@
 // stopped by Main when its tests end. Start gives one test a server of its
 // own, stopped when the test ends: for a test that kills or restarts it
 // (Server.Kill, Server.Restart) or runs it with other arguments (WithArgs).
+// A gpgsql or gmysql server started WithOwnDatabase has a PostgreSQL or
+// MariaDB of its own too, which a test can restart under it
+// (Server.RestartDatabase).
 //
 // Importing the package configures nothing. The first time the harness
 // talks to a Docker engine it disables testcontainers-go's Ryuk reaper

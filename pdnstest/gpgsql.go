@@ -74,15 +74,18 @@ type sqlServer interface {
 	// address is where a frontend reaches the server: host and port, and
 	// the Docker network a frontend container joins (empty for processes).
 	address() (host string, port int, network string)
+	// restart stops the server and starts it again with its data, at its
+	// address, and waits until it accepts connections.
+	restart(ctx context.Context) error
 }
 
 // frontendsOf is what startFrontends needs of a backend: its schema and its
-// shared database server.
+// database server, shared or (own) of the server's own.
 type frontendsOf struct {
 	// db names the database server in messages.
 	db       string
 	schemaOf func(ctx context.Context, t Target) ([]byte, error)
-	acquire  func(ctx context.Context, t Target) (sqlServer, func(context.Context) error, error)
+	acquire  func(ctx context.Context, t Target, own bool) (sqlServer, func(context.Context) error, error)
 }
 
 // sqlBackends are the backends whose servers are several frontends on one
@@ -91,15 +94,15 @@ var sqlBackends = map[Backend]frontendsOf{
 	GPGSQL: {
 		db:       "PostgreSQL",
 		schemaOf: pgSchemaOf,
-		acquire: func(ctx context.Context, t Target) (sqlServer, func(context.Context) error, error) {
-			return acquirePostgres(ctx, t)
+		acquire: func(ctx context.Context, t Target, own bool) (sqlServer, func(context.Context) error, error) {
+			return acquirePostgres(ctx, t, own)
 		},
 	},
 	GMySQL: {
 		db:       "MariaDB",
 		schemaOf: mySchemaOf,
-		acquire: func(ctx context.Context, t Target) (sqlServer, func(context.Context) error, error) {
-			return acquireMariaDB(ctx, t)
+		acquire: func(ctx context.Context, t Target, own bool) (sqlServer, func(context.Context) error, error) {
+			return acquireMariaDB(ctx, t, own)
 		},
 	},
 }
@@ -153,14 +156,15 @@ func gpgsqlArgs(configDir string, db *database) []string {
 }
 
 // startFrontends runs a gpgsql or gmysql server: a database of its own on
-// the shared PostgreSQL or MariaDB, GPGSQLFrontends pdns_server instances on
-// it, started at once, and a round-robin in front of their APIs, which is
-// the server's URL.
+// the shared PostgreSQL or MariaDB (on one of the server's own with
+// ownDB), GPGSQLFrontends pdns_server instances on it, started at once,
+// and a round-robin in front of their APIs, which is the server's URL.
 //
 // Kill kills every frontend (the database and the round-robin stay, and
 // the round-robin answers 502 Bad Gateway, as a load balancer whose
-// backends are all gone); Restart starts them all again.
-func startFrontends(ctx context.Context, srv *Server, extra []string) error {
+// backends are all gone); Restart starts them all again. RestartDatabase
+// restarts a database server of the server's own.
+func startFrontends(ctx context.Context, srv *Server, extra []string, ownDB bool) error {
 	of, ok := sqlBackends[srv.Backend]
 	if !ok {
 		return fmt.Errorf("backend %q has no frontends", srv.Backend)
@@ -177,7 +181,7 @@ func startFrontends(ctx context.Context, srv *Server, extra []string) error {
 		defer close(read)
 		schema, schemaErr = of.schemaOf(ctx, srv.Target)
 	}()
-	dbs, release, err := of.acquire(ctx, srv.Target)
+	dbs, release, err := of.acquire(ctx, srv.Target, ownDB)
 	<-read
 	if err != nil {
 		return err
@@ -264,6 +268,9 @@ func startFrontends(ctx context.Context, srv *Server, extra []string) error {
 	}
 	srv.revive = func(ctx context.Context) error {
 		return eachFrontend(frontends, func(f *Server) error { return f.Restart(ctx) })
+	}
+	if ownDB {
+		srv.restartDB = dbs.restart
 	}
 	return nil
 }

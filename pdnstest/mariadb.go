@@ -75,9 +75,14 @@ type mariaDB struct {
 	network string
 	// sql runs an SQL script with the mariadb client, stopping at the
 	// first error.
-	sql  func(ctx context.Context, script []byte) error
-	stop func(ctx context.Context) error
-	logs func() string
+	sql func(ctx context.Context, script []byte) error
+	// bounce shuts MariaDB down (SIGTERM: it rolls back what is in flight
+	// and flushes what was committed) and starts it again, on the same
+	// port with the same data; nil where that cannot be done (a shared
+	// container, whose data is on a tmpfs).
+	bounce func(ctx context.Context) error
+	stop   func(ctx context.Context) error
+	logs   func() string
 
 	refs int
 }
@@ -90,36 +95,32 @@ var myShared struct {
 }
 
 // acquireMariaDB returns the MariaDB of t, starting it on first use;
-// release stops it once no server uses it any more.
-func acquireMariaDB(ctx context.Context, t Target) (my *mariaDB, release func(context.Context) error, err error) {
+// release stops it once no server uses it any more. With own, it starts
+// one that no other server uses, and that can be restarted.
+func acquireMariaDB(ctx context.Context, t Target, own bool) (my *mariaDB, release func(context.Context) error, err error) {
 	if t.MariaDB == "" {
 		return nil, nil, errors.New("gmysql target without a MariaDB: set " + EnvMariaDBImage + " or " + EnvMariaDBRoot)
+	}
+	if own {
+		if my, err = startMariaDB(ctx, t, true); err != nil {
+			return nil, nil, err
+		}
+		var once sync.Once
+		release = func(ctx context.Context) error {
+			var err error
+			once.Do(func() { err = my.stop(ctx) })
+			return err
+		}
+		return my, release, nil
 	}
 	key := string(t.Provider) + " " + t.MariaDB
 	myShared.mu.Lock()
 	defer myShared.mu.Unlock()
 	my = myShared.running[key]
 	if my == nil {
-		began := time.Now()
-		switch t.Provider {
-		case Container:
-			my, err = startMariaDBContainer(ctx, t.MariaDB)
-		default:
-			my, err = startMariaDBProcess(ctx, t.MariaDB)
+		if my, err = startMariaDB(ctx, t, false); err != nil {
+			return nil, nil, err
 		}
-		if err == nil {
-			err = my.waitReady(ctx)
-		}
-		if err != nil {
-			if my != nil {
-				if logs := my.logs(); logs != "" {
-					err = fmt.Errorf("%w\nMariaDB output:\n%s", err, tail(logs, 40))
-				}
-				_ = my.stop(context.WithoutCancel(ctx))
-			}
-			return nil, nil, fmt.Errorf("start MariaDB %s: %w", t.MariaDB, err)
-		}
-		verbosef("MariaDB %s ready in %s", t.MariaDB, time.Since(began).Round(time.Millisecond))
 		if myShared.running == nil {
 			myShared.running = make(map[string]*mariaDB)
 		}
@@ -140,6 +141,44 @@ func acquireMariaDB(ctx context.Context, t Target) (my *mariaDB, release func(co
 		return err
 	}
 	return my, release, nil
+}
+
+// startMariaDB starts the MariaDB of t (a restartable one with own, see
+// acquireMariaDB) and waits until it accepts connections.
+func startMariaDB(ctx context.Context, t Target, own bool) (my *mariaDB, err error) {
+	began := time.Now()
+	switch t.Provider {
+	case Container:
+		my, err = startMariaDBContainer(ctx, t.MariaDB, own)
+	default:
+		my, err = startMariaDBProcess(ctx, t.MariaDB)
+	}
+	if err == nil {
+		err = my.waitReady(ctx)
+	}
+	if err != nil {
+		if my != nil {
+			if logs := my.logs(); logs != "" {
+				err = fmt.Errorf("%w\nMariaDB output:\n%s", err, tail(logs, 40))
+			}
+			_ = my.stop(context.WithoutCancel(ctx))
+		}
+		return nil, fmt.Errorf("start MariaDB %s: %w", t.MariaDB, err)
+	}
+	verbosef("MariaDB %s ready in %s", t.MariaDB, time.Since(began).Round(time.Millisecond))
+	return my, nil
+}
+
+// restart shuts MariaDB down, starts it again on its port with its data,
+// and waits until it accepts connections (sqlServer).
+func (my *mariaDB) restart(ctx context.Context) error {
+	if my.bounce == nil {
+		return errors.New("MariaDB cannot be restarted")
+	}
+	if err := my.bounce(ctx); err != nil {
+		return fmt.Errorf("restart MariaDB: %w", err)
+	}
+	return my.waitReady(ctx)
 }
 
 // address is where frontends reach MariaDB (sqlServer).

@@ -26,7 +26,10 @@ const myDataDir = "/pdnstest-mydata"
 // MARIADB_DATADIR says, root gets in from anywhere without a password (the
 // official mariadb image does the last with
 // MARIADB_ALLOW_EMPTY_ROOT_PASSWORD=1, and keeps its data where it does).
-func startMariaDBContainer(ctx context.Context, image string) (*mariaDB, error) {
+//
+// With restartable, the data stays where the image keeps it, not on a
+// tmpfs, as for PostgreSQL (startPostgresContainer).
+func startMariaDBContainer(ctx context.Context, image string, restartable bool) (*mariaDB, error) {
 	configureDocker()
 	sweepOnce.Do(func() { sweepStale(ctx) })
 	nw, err := network.New(ctx, network.WithLabels(harnessLabels()))
@@ -45,16 +48,17 @@ func startMariaDBContainer(ctx context.Context, image string) (*mariaDB, error) 
 			return errors.Join(errs...)
 		})
 	}
-	c, err = testcontainers.Run(ctx, image,
+	env := map[string]string{"MARIADB_ALLOW_EMPTY_ROOT_PASSWORD": "1"}
+	opts := []testcontainers.ContainerCustomizer{
 		testcontainers.WithCmd(mariaDBServerArgs()...),
-		testcontainers.WithEnv(map[string]string{
-			"MARIADB_ALLOW_EMPTY_ROOT_PASSWORD": "1",
-			"MARIADB_DATADIR":                   myDataDir + "/data",
-		}),
-		testcontainers.WithTmpfs(map[string]string{myDataDir: "rw,mode=1777"}),
 		network.WithNetwork([]string{myAlias}, nw),
 		testcontainers.WithLabels(harnessLabels()),
-	)
+	}
+	if !restartable {
+		env["MARIADB_DATADIR"] = myDataDir + "/data"
+		opts = append(opts, testcontainers.WithTmpfs(map[string]string{myDataDir: "rw,mode=1777"}))
+	}
+	c, err = testcontainers.Run(ctx, image, append(opts, testcontainers.WithEnv(env))...)
 	if c != nil {
 		my.logs = func() string { return containerLogs(c) }
 	}
@@ -79,6 +83,9 @@ func startMariaDBContainer(ctx context.Context, image string) (*mariaDB, error) 
 			return fmt.Errorf("mariadb exited %d: %s", code, bytes.TrimSpace(b))
 		}
 		return nil
+	}
+	if restartable {
+		my.bounce = func(ctx context.Context) error { return restartContainer(ctx, c, "SIGTERM") }
 	}
 	return my, nil
 }

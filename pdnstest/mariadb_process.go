@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // mariadbdPath is MariaDB's server in a Debian root or on the host.
@@ -95,7 +96,10 @@ func startMariaDBProcess(ctx context.Context, root string) (*mariaDB, error) {
 	args := append([]string{"--no-defaults", "--datadir=" + inside + "/data", "--socket=" + inside + "/mysqld.sock",
 		"--pid-file=" + inside + "/mysqld.pid", "--port=" + strconv.Itoa(my.port), "--bind-address=127.0.0.1"},
 		mariaDBSettings()...)
-	proc := &process{bin: mariadbdPath, args: append(args, mariaDBServerArgs()...), root: root, user: user, out: out}
+	// SIGTERM shuts mariadbd down, rolling back what is in flight and
+	// flushing what was committed.
+	proc := &process{bin: mariadbdPath, args: append(args, mariaDBServerArgs()...), root: root, user: user,
+		signal: syscall.SIGTERM, out: out}
 	if err := proc.start(); err != nil {
 		return my, err
 	}
@@ -103,6 +107,12 @@ func startMariaDBProcess(ctx context.Context, root string) (*mariaDB, error) {
 	my.stop = func(ctx context.Context) error {
 		defer os.RemoveAll(dir)
 		return proc.stop(ctx)
+	}
+	my.bounce = func(ctx context.Context) error {
+		if err := proc.stop(ctx); err != nil {
+			return err
+		}
+		return proc.start()
 	}
 	my.sql = func(ctx context.Context, script []byte) error {
 		f, err := os.CreateTemp(dir, "script-*.sql")

@@ -70,8 +70,15 @@ type postgres struct {
 	psql func(ctx context.Context, db string, script []byte, pooled bool) error
 	// pool starts PgBouncer, where there is one, and points port at it.
 	pool func(ctx context.Context) (bool, error)
-	stop func(ctx context.Context) error
-	logs func() string
+	// pooled: PgBouncer runs.
+	pooled bool
+	// bounce stops PostgreSQL (and PgBouncer where it runs) with a fast
+	// shutdown and starts them again, on the same ports with the same
+	// data; nil where that cannot be done (a shared container, whose
+	// cluster is on a tmpfs).
+	bounce func(ctx context.Context) error
+	stop   func(ctx context.Context) error
+	logs   func() string
 
 	refs int
 }
@@ -85,44 +92,32 @@ var pgShared struct {
 }
 
 // acquirePostgres returns the PostgreSQL of t, starting it on first use;
-// release stops it once no server uses it any more.
-func acquirePostgres(ctx context.Context, t Target) (pg *postgres, release func(context.Context) error, err error) {
+// release stops it once no server uses it any more. With own, it starts
+// one that no other server uses, and that can be restarted.
+func acquirePostgres(ctx context.Context, t Target, own bool) (pg *postgres, release func(context.Context) error, err error) {
 	if t.Postgres == "" {
 		return nil, nil, errors.New("gpgsql target without a PostgreSQL: set " + EnvPostgresImage + " or " + EnvPostgresRoot)
+	}
+	if own {
+		if pg, err = startPostgres(ctx, t, true); err != nil {
+			return nil, nil, err
+		}
+		var once sync.Once
+		release = func(ctx context.Context) error {
+			var err error
+			once.Do(func() { err = pg.stop(ctx) })
+			return err
+		}
+		return pg, release, nil
 	}
 	key := string(t.Provider) + " " + t.Postgres
 	pgShared.mu.Lock()
 	defer pgShared.mu.Unlock()
 	pg = pgShared.running[key]
 	if pg == nil {
-		began := time.Now()
-		switch t.Provider {
-		case Container:
-			pg, err = startPostgresContainer(ctx, t.Postgres)
-		default:
-			pg, err = startPostgresProcess(ctx, t.Postgres)
+		if pg, err = startPostgres(ctx, t, false); err != nil {
+			return nil, nil, err
 		}
-		verbosef("PostgreSQL %s started in %s", t.Postgres, time.Since(began).Round(time.Millisecond))
-		if err == nil {
-			err = pg.waitReady(ctx, false)
-		}
-		if err == nil && pg.pool != nil && os.Getenv(EnvPGBouncer) != "off" {
-			var pooled bool
-			if pooled, err = pg.pool(ctx); pooled && err == nil {
-				err = pg.waitReady(ctx, true)
-			}
-			verbosef("PostgreSQL %s: PgBouncer: %t", t.Postgres, pooled)
-		}
-		if err != nil {
-			if pg != nil {
-				if logs := pg.logs(); logs != "" {
-					err = fmt.Errorf("%w\nPostgreSQL output:\n%s", err, tail(logs, 40))
-				}
-				_ = pg.stop(context.WithoutCancel(ctx))
-			}
-			return nil, nil, fmt.Errorf("start PostgreSQL %s: %w", t.Postgres, err)
-		}
-		verbosef("PostgreSQL %s ready in %s", t.Postgres, time.Since(began).Round(time.Millisecond))
 		if pgShared.running == nil {
 			pgShared.running = make(map[string]*postgres)
 		}
@@ -143,6 +138,60 @@ func acquirePostgres(ctx context.Context, t Target) (pg *postgres, release func(
 		return err
 	}
 	return pg, release, nil
+}
+
+// startPostgres starts the PostgreSQL of t (a restartable one with own,
+// see acquirePostgres) and waits until it, and PgBouncer where there is
+// one, accept connections.
+func startPostgres(ctx context.Context, t Target, own bool) (pg *postgres, err error) {
+	began := time.Now()
+	switch t.Provider {
+	case Container:
+		pg, err = startPostgresContainer(ctx, t.Postgres, own)
+	default:
+		pg, err = startPostgresProcess(ctx, t.Postgres)
+	}
+	verbosef("PostgreSQL %s started in %s", t.Postgres, time.Since(began).Round(time.Millisecond))
+	if err == nil {
+		err = pg.waitReady(ctx, false)
+	}
+	if err == nil && pg.pool != nil && os.Getenv(EnvPGBouncer) != "off" {
+		pg.pooled, err = pg.pool(ctx)
+		if pg.pooled && err == nil {
+			err = pg.waitReady(ctx, true)
+		}
+		verbosef("PostgreSQL %s: PgBouncer: %t", t.Postgres, pg.pooled)
+	}
+	if err != nil {
+		if pg != nil {
+			if logs := pg.logs(); logs != "" {
+				err = fmt.Errorf("%w\nPostgreSQL output:\n%s", err, tail(logs, 40))
+			}
+			_ = pg.stop(context.WithoutCancel(ctx))
+		}
+		return nil, fmt.Errorf("start PostgreSQL %s: %w", t.Postgres, err)
+	}
+	verbosef("PostgreSQL %s ready in %s", t.Postgres, time.Since(began).Round(time.Millisecond))
+	return pg, nil
+}
+
+// restart stops PostgreSQL, and PgBouncer where it runs, with a fast
+// shutdown, starts them again on their ports with the cluster's data, and
+// waits until they accept connections (sqlServer).
+func (pg *postgres) restart(ctx context.Context) error {
+	if pg.bounce == nil {
+		return errors.New("PostgreSQL cannot be restarted")
+	}
+	if err := pg.bounce(ctx); err != nil {
+		return fmt.Errorf("restart PostgreSQL: %w", err)
+	}
+	if err := pg.waitReady(ctx, false); err != nil {
+		return err
+	}
+	if pg.pooled {
+		return pg.waitReady(ctx, true)
+	}
+	return nil
 }
 
 // address is where frontends reach PostgreSQL (sqlServer).

@@ -34,7 +34,11 @@ const pgDataDir = "/pdnstest-pgdata"
 // behaves like it: arguments go to postgres, the cluster goes where PGDATA
 // says, trust authentication (the official postgres image does all that
 // with POSTGRES_HOST_AUTH_METHOD=trust).
-func startPostgresContainer(ctx context.Context, image string) (*postgres, error) {
+//
+// With restartable, the cluster stays where the image keeps it, not on a
+// tmpfs, whose content goes when the container stops: a restart (bounce)
+// is then a stop and a start of the container, with its data.
+func startPostgresContainer(ctx context.Context, image string, restartable bool) (*postgres, error) {
 	configureDocker()
 	sweepOnce.Do(func() { sweepStale(ctx) })
 	nw, err := network.New(ctx, network.WithLabels(harnessLabels()))
@@ -53,16 +57,17 @@ func startPostgresContainer(ctx context.Context, image string) (*postgres, error
 			return errors.Join(errs...)
 		})
 	}
-	c, err = testcontainers.Run(ctx, image,
+	env := map[string]string{"POSTGRES_HOST_AUTH_METHOD": "trust"}
+	opts := []testcontainers.ContainerCustomizer{
 		testcontainers.WithCmd(pgServerArgs()...),
-		testcontainers.WithEnv(map[string]string{
-			"POSTGRES_HOST_AUTH_METHOD": "trust",
-			"PGDATA":                    pgDataDir + "/data",
-		}),
-		testcontainers.WithTmpfs(map[string]string{pgDataDir: "rw,mode=1777"}),
 		network.WithNetwork([]string{pgAlias}, nw),
 		testcontainers.WithLabels(harnessLabels()),
-	)
+	}
+	if !restartable {
+		env["PGDATA"] = pgDataDir + "/data"
+		opts = append(opts, testcontainers.WithTmpfs(map[string]string{pgDataDir: "rw,mode=1777"}))
+	}
+	c, err = testcontainers.Run(ctx, image, append(opts, testcontainers.WithEnv(env))...)
 	if c != nil {
 		pg.logs = func() string { return containerLogs(c) }
 	}
@@ -95,13 +100,13 @@ func startPostgresContainer(ctx context.Context, image string) (*postgres, error
 		}
 		return run(ctx, append([]string{psqlPath}, psqlArgs(port, db, file)...)...)
 	}
+	const ini, pidfile = "/tmp/pdnstest-pgbouncer.ini", "/tmp/pgbouncer.pid"
 	pg.pool = func(ctx context.Context) (bool, error) {
 		// A failed test -x means the image has no PgBouncer, not an error.
 		if installed := run(ctx, "test", "-x", pgbouncerPath) == nil; !installed {
 			return false, nil
 		}
-		const ini = "/tmp/pdnstest-pgbouncer.ini"
-		conf := pgbouncerConfig("0.0.0.0", pgbouncerPort, 5432, "/tmp/pgbouncer.log", "/tmp/pgbouncer.pid")
+		conf := pgbouncerConfig("0.0.0.0", pgbouncerPort, 5432, "/tmp/pgbouncer.log", pidfile)
 		if err := c.CopyToContainer(ctx, conf, ini, 0o644); err != nil {
 			return true, fmt.Errorf("copy PgBouncer's configuration into the container: %w", err)
 		}
@@ -110,6 +115,24 @@ func startPostgresContainer(ctx context.Context, image string) (*postgres, error
 		}
 		pg.port = pgbouncerPort
 		return true, nil
+	}
+	if restartable {
+		pg.bounce = func(ctx context.Context) error {
+			// SIGINT is PostgreSQL's fast shutdown (docker stop's SIGTERM
+			// is its smart one, which waits for PgBouncer's sessions to
+			// end).
+			if err := restartContainer(ctx, c, "SIGINT"); err != nil {
+				return err
+			}
+			if !pg.pooled {
+				return nil
+			}
+			// PgBouncer went with the container; its pid file stayed.
+			if err := run(ctx, "rm", "-f", pidfile); err != nil {
+				return err
+			}
+			return run(ctx, pgbouncerPath, "-d", "-q", ini)
+		}
 	}
 	return pg, nil
 }

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // postgresRoot is where the process provider finds PostgreSQL: the root
@@ -108,9 +109,34 @@ func startPostgresProcess(ctx context.Context, root string) (*postgres, error) {
 		return pg, err
 	}
 	pg.logs = out.String
+	// pooler is PgBouncer's process, once pool has started it.
+	var pooler *process
 	pg.stop = func(ctx context.Context) error {
 		defer os.RemoveAll(dir)
-		return proc.stop(ctx)
+		var errs []error
+		if pooler != nil {
+			errs = append(errs, pooler.stop(ctx))
+		}
+		return errors.Join(append(errs, proc.stop(ctx))...)
+	}
+	// SIGINT, which proc.stop sends, is PostgreSQL's fast shutdown; SIGTERM
+	// is PgBouncer's immediate one (its SIGINT waits for every client to
+	// leave).
+	pg.bounce = func(ctx context.Context) error {
+		var errs []error
+		if pooler != nil {
+			errs = append(errs, pooler.stop(ctx))
+		}
+		if err := errors.Join(append(errs, proc.stop(ctx))...); err != nil {
+			return err
+		}
+		if err := proc.start(); err != nil {
+			return err
+		}
+		if pooler != nil {
+			return pooler.start()
+		}
+		return nil
 	}
 	pgPort := pg.port
 	pg.psql = func(ctx context.Context, db string, script []byte, pooled bool) error {
@@ -157,14 +183,12 @@ func startPostgresProcess(ctx context.Context, root string) (*postgres, error) {
 		if err := os.WriteFile(ini, pgbouncerConfig("127.0.0.1", port, pgPort, "", ""), 0o644); err != nil {
 			return true, fmt.Errorf("write PgBouncer's configuration: %w", err)
 		}
-		pool := &process{bin: pgbouncerPath, args: []string{inside + "/pgbouncer.ini"}, root: root, user: user, out: out}
+		pool := &process{bin: pgbouncerPath, args: []string{inside + "/pgbouncer.ini"}, root: root, user: user,
+			signal: syscall.SIGTERM, out: out}
 		if err := pool.start(); err != nil {
 			return true, err
 		}
-		stopPG := pg.stop
-		pg.stop = func(ctx context.Context) error {
-			return errors.Join(pool.stop(ctx), stopPG(ctx))
-		}
+		pooler = pool
 		pg.port = port
 		return true, nil
 	}

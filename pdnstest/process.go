@@ -112,7 +112,9 @@ type process struct {
 	root string
 	// user is who the process runs as; nil for the harness's own user.
 	user *runAs
-	out  *lockedBuffer
+	// signal asks the process to stop; os.Interrupt when nil.
+	signal os.Signal
+	out    *lockedBuffer
 
 	cmd    *exec.Cmd
 	exited chan struct{}
@@ -144,14 +146,19 @@ func (p *process) kill() error {
 	return nil
 }
 
-// stop asks pdns_server to stop, and kills it if it does not.
+// stop asks the process to stop, and kills it if it has not within ten
+// seconds.
 func (p *process) stop(ctx context.Context) error {
 	select {
 	case <-p.exited:
 		return nil
 	default:
 	}
-	_ = p.cmd.Process.Signal(os.Interrupt)
+	sig := p.signal
+	if sig == nil {
+		sig = os.Interrupt
+	}
+	_ = p.cmd.Process.Signal(sig)
 	t := time.NewTimer(10 * time.Second)
 	defer t.Stop()
 	select {

@@ -61,6 +61,9 @@ type Server struct {
 	endpoints []endpoint
 	// db is the database of a gpgsql or gmysql frontend.
 	db *database
+	// restartDB restarts the database server of a gpgsql or gmysql server
+	// that has one of its own (WithOwnDatabase).
+	restartDB func(context.Context) error
 }
 
 type endpoint struct{ url, dnsAddr string }
@@ -136,6 +139,42 @@ func (s *Server) Restart(ctx context.Context) error {
 	return s.waitReady(ctx)
 }
 
+// RestartDatabase restarts the database server of a gpgsql or gmysql
+// server started WithOwnDatabase: PostgreSQL (with the PgBouncer in front
+// of it, where it runs) or MariaDB is stopped and started again with its
+// data, where its frontends reach it, and RestartDatabase returns once it
+// accepts connections again. The frontends and the round-robin stay; what
+// they answer while the database is away is PowerDNS's to say.
+//
+// The database is shut down cleanly but without waiting for its clients,
+// as a database is restarted for maintenance or a failover: PostgreSQL's
+// fast shutdown (SIGINT), MariaDB's SIGTERM. Every connection is cut and
+// every transaction in flight rolled back, and every committed one is
+// kept. An abrupt stop (SIGKILL) could lose committed transactions, as the
+// harness runs its databases without durability (fsync off, InnoDB
+// flushing its log once a second): a test of a client would then find
+// writes gone that PowerDNS had reported done, which no client can guard
+// against.
+//
+// A container is stopped and started again, keeping its name on its
+// network (its IP address may change; the frontends connect by name); a
+// process is stopped and started again on its port. A server that shares
+// its database server with others (started without WithOwnDatabase, or
+// shared by a test run) returns an error, as does a server without one.
+func (s *Server) RestartDatabase(ctx context.Context) error {
+	if s.restartDB == nil {
+		if _, sql := sqlBackends[s.Backend]; !sql {
+			return fmt.Errorf("pdnstest: %s has no database server to restart", s.Name())
+		}
+		return fmt.Errorf("pdnstest: %s shares its database server with other servers, which a restart "+
+			"would fail: start one for the test with Start and WithOwnDatabase", s.Name())
+	}
+	if err := s.restartDB(ctx); err != nil {
+		return fmt.Errorf("pdnstest: restart the database of %s: %w", s.Name(), err)
+	}
+	return nil
+}
+
 func parseVersion(v string) (major, minor int) {
 	parts := strings.SplitN(v, ".", 3)
 	if len(parts) < 2 {
@@ -154,6 +193,7 @@ type options struct {
 	backend      Backend
 	args         []string
 	startTimeout time.Duration
+	ownDatabase  bool
 }
 
 func defaultOptions() options {
@@ -175,6 +215,15 @@ func WithArgs(args ...string) Option {
 // A gpgsql or gmysql server, which waits for its database before it starts
 // its frontends, gets twice as long.
 func WithStartTimeout(d time.Duration) Option { return func(o *options) { o.startTimeout = d } }
+
+// WithOwnDatabase runs a gpgsql or gmysql server on a PostgreSQL or MariaDB
+// of its own, started with it and stopped with it, rather than on the one
+// the servers of the test binary share: a test can then restart the
+// database (Server.RestartDatabase) without failing other tests' requests.
+// Its data is then on the container's filesystem, or a process's
+// directory, rather than on a tmpfs, so that it outlives the restart. The
+// server fails to start with it on a backend without a database server.
+func WithOwnDatabase() Option { return func(o *options) { o.ownDatabase = true } }
 
 // Start starts a PowerDNS server for this test alone and stops it when the
 // test ends. Without WithTarget it runs the first configured target of the
@@ -273,6 +322,9 @@ func start(ctx context.Context, target Target, o options) (*Server, error) {
 	srv := &Server{Target: target, APIKey: key, Backend: target.Backend}
 	budget := o.startTimeout
 	_, frontends := sqlBackends[target.Backend]
+	if o.ownDatabase && !frontends {
+		return nil, fmt.Errorf("WithOwnDatabase: the %s backend has no database server", target.Backend)
+	}
 	if frontends {
 		// The database first (shared, so perhaps started already), then
 		// two servers.
@@ -282,7 +334,7 @@ func start(ctx context.Context, target Target, o options) (*Server, error) {
 	defer cancel()
 	switch {
 	case frontends:
-		err = startFrontends(ctx, srv, o.args)
+		err = startFrontends(ctx, srv, o.args, o.ownDatabase)
 	case target.Provider == Container:
 		err = startContainer(ctx, srv, o.args)
 	case target.Provider == Process:

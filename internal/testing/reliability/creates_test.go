@@ -35,7 +35,7 @@ func TestCreatesRace(t *testing.T) {
 	eachServerAtOnce(t, func(t *testing.T, srv *pdnstest.Server) {
 		for _, s := range stores(srv) {
 			t.Run(s.String(), func(t *testing.T) {
-				problems, requeued := createsRace(t, srv, s, createRounds(), nil)
+				problems, requeued := createsRace(t, srv, s, createRounds(), roundFault{})
 				for _, p := range problems {
 					t.Error(p)
 				}
@@ -49,11 +49,18 @@ func TestCreatesRace(t *testing.T) {
 	})
 }
 
-// createsRace races the two writers for rounds fresh names and returns
-// what went wrong and how many writes were tried again. during, when not
-// nil, runs beside the writers of each round (a fault, at a moment of its
-// own), and the round ends when it has returned too.
-func createsRace(t *testing.T, srv *pdnstest.Server, store reconcile.OwnershipStore, rounds int, during func(round int)) (problems []string, requeued int) {
+// roundFault is a fault createsRace brings about in its rounds.
+type roundFault struct {
+	// before, when not nil, runs before the writers of each round start.
+	before func(round int)
+	// during, when not nil, runs beside the writers of each round (at a
+	// moment of its own), and the round ends when it has returned too.
+	during func(round int)
+}
+
+// createsRace races the two writers for rounds fresh names, with fault,
+// and returns what went wrong and how many writes were tried again.
+func createsRace(t *testing.T, srv *pdnstest.Server, store reconcile.OwnershipStore, rounds int, fault roundFault) (problems []string, requeued int) {
 	zone := srv.NewZone(t)
 	names := [2]string{"cname-writer", "address-writer"}
 	// The CNAME writer's metadata reads are slow, as on a loaded server:
@@ -116,13 +123,16 @@ func createsRace(t *testing.T, srv *pdnstest.Server, store reconcile.OwnershipSt
 				}
 			}()
 		}
-		if during != nil {
+		if fault.during != nil {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
 				<-start
-				during(round)
+				fault.during(round)
 			}()
+		}
+		if fault.before != nil {
+			fault.before(round)
 		}
 		close(start)
 		wg.Wait()

@@ -32,8 +32,7 @@ const frontendRounds = 12
 // version of each backend (every version with depth.Full).
 func TestFrontendKilled(t *testing.T) {
 	t.Parallel()
-	sql := func(tg pdnstest.Target) bool { return tg.Backend == pdnstest.GPGSQL || tg.Backend == pdnstest.GMySQL }
-	eachTargetAtOnce(t, newestOfEachBackend(sql), func(t *testing.T, tg pdnstest.Target) {
+	eachTargetAtOnce(t, fullOr(where(sqlBackend), newestOfEach(pdnstest.GPGSQL, pdnstest.GMySQL)), func(t *testing.T, tg pdnstest.Target) {
 		srv := pdnstest.Start(t, pdnstest.WithTarget(tg))
 		require.Len(t, srv.Frontends, 2)
 		frontendKilled(t, srv, reconcile.OwnershipAuto)
@@ -62,7 +61,7 @@ func frontendKilled(t *testing.T, srv *pdnstest.Server, store reconcile.Ownershi
 			back = time.Since(began)
 		}
 	}
-	problems, requeued := createsRace(t, srv, store, frontendRounds, during)
+	problems, requeued := createsRace(t, srv, store, frontendRounds, roundFault{during: during})
 	for _, p := range problems {
 		t.Error(p)
 	}

@@ -214,27 +214,14 @@ func eachServerSharing(t *testing.T, fn func(t *testing.T, srv *pdnstest.Server,
 	wg.Wait()
 }
 
-// newestOfEachBackend accepts, without depth.Full, one target of each
-// backend: the newest PowerDNS, by the name of its image or Debian root
-// (pdnskit/pdns-auth:5.1 after 4.9, powerdns/pdns-auth-51 after -49,
-// roots/5.1 after roots/4.9); with it, every target. For the tests that
-// start servers of their own: the backend decides what survives a crash,
-// and each server they start costs the machine the others' time.
-func newestOfEachBackend(want func(pdnstest.Target) bool) func(pdnstest.Target) bool {
+// fullOr is full with depth.Full, else quick: for the tests that start
+// servers of their own, where each server costs the machine the other
+// tests' time.
+func fullOr(full, quick targetSelector) targetSelector {
 	if depth.Full() {
-		return want
+		return full
 	}
-	targets, err := pdnstest.Targets()
-	if err != nil {
-		return want
-	}
-	newest := make(map[pdnstest.Backend]string)
-	for _, tg := range targets {
-		if src := targetSource(tg); want(tg) && src > newest[tg.Backend] {
-			newest[tg.Backend] = src
-		}
-	}
-	return func(tg pdnstest.Target) bool { return want(tg) && targetSource(tg) == newest[tg.Backend] }
+	return quick
 }
 
 // targetSource is where a target's PowerDNS comes from: its image or root.
@@ -246,11 +233,11 @@ func targetSource(tg pdnstest.Target) string {
 }
 
 // eachTargetAtOnce runs fn, as a subtest named after the target, on every
-// configured target that want accepts, all at once, from goroutines:
-// each starts a server of its own (a test that kills one must not fail
-// the other tests' requests) and spends its time waiting for it to die
-// and come back, rather than in turns of -parallel.
-func eachTargetAtOnce(t *testing.T, want func(pdnstest.Target) bool, fn func(t *testing.T, tg pdnstest.Target)) {
+// configured target that pick selects, all at once, from goroutines: each
+// starts a server of its own (a test that kills one must not fail the
+// other tests' requests) and spends its time waiting for it to die and
+// come back, rather than in turns of -parallel.
+func eachTargetAtOnce(t *testing.T, pick targetSelector, fn func(t *testing.T, tg pdnstest.Target)) {
 	t.Helper()
 	targets, err := pdnstest.Targets()
 	if err != nil || len(targets) == 0 {
@@ -258,10 +245,7 @@ func eachTargetAtOnce(t *testing.T, want func(pdnstest.Target) bool, fn func(t *
 		return
 	}
 	var wg sync.WaitGroup
-	for _, tg := range targets {
-		if !want(tg) {
-			continue
-		}
+	for _, tg := range pick(targets) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
