@@ -73,6 +73,20 @@ type proxyCase struct {
 	maxElapsed time.Duration
 }
 
+// faultDeadline is the context deadline of the cases whose request never
+// answers. It is longer than the bound of a kept lock's release in the
+// background (5 s): a Sync that ran out of time before the faulted request
+// on a loaded machine is requeued, and the requeued one first waits for
+// the release its predecessor left behind, which the lock release case
+// hangs; with 3 s, two make tests at once on 2 cores met that wait on
+// every requeue and never reached the PATCH. attemptTimeout is the
+// http.Client.Timeout of the case that times out each attempt: with 1 s,
+// an attempt under the same load ran out before the proxy saw it.
+const (
+	faultDeadline  = 10 * time.Second
+	attemptTimeout = 3 * time.Second
+)
+
 // hangSlack is what a Sync may take over its bounds on a loaded machine
 // before the test calls it hung: far more than load ever added (1.1 s
 // seen at load average 36), far less than a Sync that waits out a hold,
@@ -134,11 +148,11 @@ func proxyCases() []proxyCase {
 		// A new Reconciler expects to create, so it reads the server's
 		// version and launch, takes the zone lock and reads the metadata
 		// before its zone GET: four requests that gpgsql under load once
-		// took the whole of a 1 s deadline over.
-		zoneGet(proxyCase{name: "zone GET never answers (context deadline 3s)", rules: []faultproxy.Rule{zoneGetRule(faultproxy.Hang())},
-			timeout: 3 * time.Second, err: errDeadline, attempts: 1, maxElapsed: 3 * time.Second}),
-		zoneGet(proxyCase{name: "zone GET never answers (http.Client.Timeout 1s per attempt)", rules: []faultproxy.Rule{zoneGetRule(faultproxy.Hang())},
-			clientTimeout: time.Second, err: errRetryable, attempts: attempts, maxElapsed: attempts * time.Second}), // each attempt's timeout, and the retry waits
+		// took the whole of a 1 s deadline over (see faultDeadline).
+		zoneGet(proxyCase{name: "zone GET never answers (context deadline 10s)", rules: []faultproxy.Rule{zoneGetRule(faultproxy.Hang())},
+			timeout: faultDeadline, err: errDeadline, attempts: 1, maxElapsed: faultDeadline}),
+		zoneGet(proxyCase{name: "zone GET never answers (http.Client.Timeout 3s per attempt)", rules: []faultproxy.Rule{zoneGetRule(faultproxy.Hang())},
+			clientTimeout: attemptTimeout, err: errRetryable, attempts: attempts, maxElapsed: attempts * attemptTimeout}), // each attempt's timeout, and the retry waits
 		{name: "metadata read answers 503", rules: []faultproxy.Rule{{Method: get, Path: faultproxy.MetadataPath, Fault: faultproxy.Status(503, "", nil)}},
 			method: get, path: faultproxy.MetadataPath, stores: true, err: errRetryable, is: pdnserrors.IsServerError, attempts: attempts},
 		{name: "metadata read answers 200 [] (locks and claims unseen)", rules: []faultproxy.Rule{{Method: get, Path: faultproxy.MetadataPath, Fault: faultproxy.Status(200, "application/json", []byte(`[]`))}},
@@ -165,14 +179,14 @@ func proxyCases() []proxyCase {
 		// metadata store, posts its claims: the deadline leaves those
 		// requests room on a loaded machine (LMDB 4.9 once spent a whole
 		// second on them), so that the PATCH is reached.
-		patchC(proxyCase{name: "PATCH never answers (context deadline 3s)", rules: []faultproxy.Rule{patchRule(faultproxy.Hang())},
-			timeout: 3 * time.Second, err: errDeadline, attempts: 1, maxElapsed: 3 * time.Second}),
+		patchC(proxyCase{name: "PATCH never answers (context deadline 10s)", rules: []faultproxy.Rule{patchRule(faultproxy.Hang())},
+			timeout: faultDeadline, err: errDeadline, attempts: 1, maxElapsed: faultDeadline}),
 		// The Sync creates (g), so it takes the zone lock (a POST) before
 		// its PATCH and frees it (a DELETE of its kind) after: the first
 		// DELETE of a metadata kind is the release.
-		patchC(proxyCase{name: "PATCH and the lock release never answer (context deadline 3s)",
+		patchC(proxyCase{name: "PATCH and the lock release never answer (context deadline 10s)",
 			rules:   []faultproxy.Rule{patchRule(faultproxy.Hang()), {Method: http.MethodDelete, Path: faultproxy.MetadataPath, Fault: faultproxy.Hang()}},
-			timeout: 3 * time.Second, err: errDeadline, attempts: 1, maxElapsed: 3 * time.Second}),
+			timeout: faultDeadline, err: errDeadline, attempts: 1, maxElapsed: faultDeadline}),
 	}
 	// A refusal in shapes PowerDNS never wrote: never retried, isolated
 	// by bisection (five names: 2×5−1 distinct PATCHes), remembered.
