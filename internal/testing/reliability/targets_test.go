@@ -82,9 +82,9 @@ func newerVersion(a, b pdnstest.Target) bool {
 // name of its root (.../roots/5.1); ok is false for a name without one
 // (HostRoot, a "latest" tag).
 func targetVersion(tg pdnstest.Target) (major, minor int, ok bool) {
-	name := path.Base(tg.Root)
+	name := path.Base(targetSource(tg))
 	if tg.Provider != pdnstest.Process {
-		_, name, _ = strings.Cut(path.Base(tg.Image), ":")
+		_, name, _ = strings.Cut(name, ":")
 	}
 	parts := strings.SplitN(name, ".", 3)
 	if len(parts) < 2 {
