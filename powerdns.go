@@ -91,6 +91,18 @@ func (c session) metadata(ctx context.Context, zone string) ([]powerdns.Metadata
 	return md, nil
 }
 
+// kind reads the values of one metadata kind of zone (none when the kind
+// is not there).
+func (c session) kind(ctx context.Context, zone, kind string) ([]string, error) {
+	var values []string
+	err := c.call(ctx, func(ctx context.Context) error {
+		var err error
+		values, err = c.s.client.GetMetadata(ctx, zone, kind)
+		return err
+	})
+	return values, err
+}
+
 // addKind creates a metadata kind with values in one request (POST): a
 // reader sees a new kind whole or not at all, unlike a PUT, which PowerDNS
 // carries out as a delete and then inserts.

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/joeig/go-powerdns/v3"
+
 	"github.com/pdnskit/reconcile/rrset"
 )
 
@@ -157,23 +159,64 @@ func (o *op) turnFor(ctx context.Context, body func(context.Context) error) erro
 // It returns every RRset with at least one enabled record (its enabled
 // records, in canonical form), with the writer and owner recorded for it in
 // either ownership store ("" where none is), in canonical order. It writes
-// nothing; use it to check a migration, or to show who holds what. Who
-// made the zone, which may not be who holds its apex, is ZoneStatus's.
+// nothing; use it to check a migration, or to show who holds what.
+// LiveZone adds who made the zone, which may not be who holds its apex.
 func (r *Reconciler) Live(ctx context.Context, zone string) ([]rrset.RRset, error) {
+	live, err := r.live(ctx, zone, false)
+	return live.RRsets, err
+}
+
+// LiveZone is what a zone holds and who made it, as Reconciler.LiveZone
+// reads them.
+type LiveZone struct {
+	// Zone is the zone's canonical name.
+	Zone string
+	// RRsets are the zone's RRsets, as Live returns them.
+	RRsets []rrset.RRset
+	// MadeByWriter and MadeBy are who made the zone, as EnsureZone
+	// recorded it (ZoneStatus.MadeByWriter and MadeBy): both empty when
+	// no maker is recorded.
+	MadeByWriter, MadeBy string
+	// Requests counts the API calls made.
+	Requests int
+}
+
+// LiveZone reads zone as Live does, and who made it: one read of the zone,
+// and, where ownership is in comments (the metadata store reads every kind
+// already), one read of the metadata kind that records the zone's maker.
+// It writes nothing and takes no lock.
+func (r *Reconciler) LiveZone(ctx context.Context, zone string) (LiveZone, error) {
+	return r.live(ctx, zone, true)
+}
+
+// live is Live, and with maker LiveZone.
+func (r *Reconciler) live(ctx context.Context, zone string, maker bool) (LiveZone, error) {
 	canonical, err := canonicalZone(zone)
 	if err != nil {
-		return nil, err
+		return LiveZone{Zone: zone}, err
 	}
+	live := LiveZone{Zone: canonical}
 	o := r.newOp("read", canonical, intent{}, readScope{}, dryRun)
-	var live []rrset.RRset
-	_, err = o.do(ctx, func(ctx context.Context) error {
-		obs, err := o.read(ctx)
+	res, err := o.do(ctx, func(ctx context.Context) error {
+		obs, _, md, err := o.readRaw(ctx)
 		if err != nil {
 			return o.errorf(err)
 		}
-		live = obs.set.Sorted()
+		live.RRsets = obs.set.Sorted()
+		if !maker {
+			return nil
+		}
+		if o.store == OwnershipMetadata && md == nil {
+			md = []powerdns.Metadata{} // read, and empty
+		}
+		m, err := recordedMaker(ctx, o.srv, canonical, md)
+		if err != nil {
+			return o.errorf(err)
+		}
+		live.MadeByWriter, live.MadeBy = m.writer, m.owner
 		return nil
 	})
+	live.Requests = res.Requests
 	return live, err
 }
 

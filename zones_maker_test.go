@@ -88,6 +88,23 @@ func TestZoneAnswersToItsMaker(t *testing.T) {
 		assert.Equal(t, [2]string{"zones", "dnszone/team-a/example"}, [2]string{st.MadeByWriter, st.MadeBy})
 		assert.Equal(t, 2, st.Requests)
 
+		// LiveZone too, beside the RRsets, each held by its record-set
+		// object: one read of the zone and, where ownership is in
+		// comments, one of the maker's kind.
+		sent = rec.counts.Total()
+		live, err := w.LiveZone(ctx, zone)
+		require.NoError(t, err)
+		assert.Equal(t, [2]string{"zones", "dnszone/team-a/example"}, [2]string{live.MadeByWriter, live.MadeBy})
+		assert.Equal(t, rec.counts.Total()-sent, live.Requests)
+		assert.LessOrEqual(t, live.Requests, 2)
+		apex := map[string]string{}
+		for _, rr := range live.RRsets {
+			if rr.Name == zone {
+				apex[rr.Type] = rr.Owner
+			}
+		}
+		assert.Equal(t, map[string]string{"SOA": "dnsrecordset/team-a/soa", "NS": "dnsrecordset/team-a/ns"}, apex)
+
 		// The zone stays its maker's: its account changes.
 		spec.Account = "team-b"
 		spec.Nameservers = ns.Records
@@ -156,6 +173,10 @@ func TestZoneWithNoMakerRecorded(t *testing.T) {
 			st, err := w.ZoneStatus(ctx, zone)
 			require.NoError(t, err)
 			assert.Empty(t, st.MadeByWriter+st.MadeBy, "ZoneStatus reads the maker recorded alone")
+			live, err := w.LiveZone(ctx, zone)
+			require.NoError(t, err)
+			assert.Empty(t, live.MadeByWriter+live.MadeBy, "LiveZone reads the maker recorded alone")
+			assert.NotEmpty(t, live.RRsets)
 
 			res, err := w.EnsureZone(ctx, zone, spec, owner)
 			require.NoError(t, err)

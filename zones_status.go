@@ -90,19 +90,28 @@ func (r *Reconciler) ZoneStatus(ctx context.Context, zone string) (st ZoneStatus
 	if narrowed {
 		st.Nameservers = apexNameservers(canonical, z.RRsets)
 	}
-	var made []string
-	err = srv.call(ctx, func(ctx context.Context) error {
-		var err error
-		made, err = r.server.client.GetMetadata(ctx, canonical, makerKind)
-		return err
-	})
+	m, err := recordedMaker(ctx, srv, canonical, nil)
 	if err != nil {
-		return st, fmt.Errorf("read the maker of zone %s: %w", canonical, err)
+		return st, err
 	}
-	kind := powerdns.MetadataKind(makerKind)
-	m := readMaker(canonical, []powerdns.Metadata{{Kind: &kind, Metadata: made}}, nil, r.cfg.managedBy)
 	st.MadeByWriter, st.MadeBy = m.writer, m.owner
 	return st, nil
+}
+
+// recordedMaker is zone's maker as recorded in its metadata (EnsureZone),
+// with no fallback to the apex SOA's holder: an empty maker when none is
+// recorded. md is the zone's metadata where a read already has it (nil:
+// the one kind is read).
+func recordedMaker(ctx context.Context, srv session, zone string, md []powerdns.Metadata) (zoneMaker, error) {
+	if md == nil {
+		made, err := srv.kind(ctx, zone, makerKind)
+		if err != nil {
+			return zoneMaker{}, fmt.Errorf("read the maker of zone %s: %w", zone, err)
+		}
+		kind := powerdns.MetadataKind(makerKind)
+		md = []powerdns.Metadata{{Kind: &kind, Metadata: made}}
+	}
+	return readMaker(zone, md, nil, ""), nil
 }
 
 // apexNSNarrowed reports whether a PowerDNS of version narrows a zone read
