@@ -53,6 +53,7 @@ func TestCreateReadsItsNames(t *testing.T) {
 
 		for i := range 3 {
 			name := fmt.Sprintf("new%d", i)
+			m := rec.mark()
 			res, err := w.Apply(ctx, zone, pdnstest.MustRRset(t, zone, name, "A", 300, "192.0.2.1"))
 			require.NoError(t, err)
 			require.Len(t, res.Applied, 1, name)
@@ -61,7 +62,7 @@ func TestCreateReadsItsNames(t *testing.T) {
 			assert.Equal(t, 1+i, rec.reads(zone), "%s: the apex above it", name)
 			// With ownership in zone metadata: the claims read with the
 			// names, and the create's claim posted after the PATCH.
-			assert.Equal(t, 2+1+2*meta, res.Requests, "%s: its name and the apex, the PATCH (requests: %s)", name, rec.counts.String())
+			rec.assertRequests(t, m, 2+1+2*meta, res.Requests, name+": its name and the apex, the PATCH")
 		}
 
 		// Another writer's data, written after the whole read, once w

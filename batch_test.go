@@ -95,11 +95,12 @@ func TestGroupCommit(t *testing.T) {
 
 		// The batch read the whole zone: an Apply of a name it did not
 		// hold is now expected to create, and reads only under the lock.
+		m := rec.mark()
 		res, err := w.Apply(ctx, zone, pdnstest.MustRRset(t, zone, "c", "A", 300, "192.0.2.10"))
 		require.NoError(t, err)
 		require.Len(t, res.Applied, 1)
 		assert.Zero(t, rec.reads("c."+zone), "a create the whole-zone read expected, not read before the lock")
-		assert.Equal(t, 4+readsOfOneName(srv, reconcile.OwnershipAuto), res.Requests, "the lock, one read, the PATCH")
+		rec.assertRequests(t, m, 4+readsOfOneName(srv, reconcile.OwnershipAuto), res.Requests, "the lock, one read, the PATCH")
 	})
 }
 

@@ -3,7 +3,9 @@ package reconcile_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -11,6 +13,7 @@ import (
 	"time"
 
 	"github.com/joeig/go-powerdns/v3"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/pdnskit/reconcile"
@@ -37,6 +40,9 @@ type recorder struct {
 	// name; wholeRead the reads of a zone with every RRset.
 	namesRead map[string]int
 	wholeRead int
+	// sent is every request, as "METHOD path?query status", for the
+	// message of a count that came out wrong.
+	sent []string
 }
 
 func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -68,7 +74,40 @@ func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		status = resp.StatusCode
 	}
 	r.counts.Observe(req.Method, status)
+	r.mu.Lock()
+	r.sent = append(r.sent, fmt.Sprintf("%s %s %d", req.Method, req.URL.RequestURI(), status))
+	r.mu.Unlock()
 	return resp, err
+}
+
+// requestMark is where a recorder stood before an operation: its requests
+// so far, and how many of them were server faults.
+type requestMark struct{ sent, faults int }
+
+// faults counts the requests a server fault answered: a 5xx or a transport
+// error (status 0). The library sends each again, and counts both.
+func (r *recorder) faults() int { return r.counts.Statuses(500, 600) + r.counts.Statuses(0, 1) }
+
+// mark returns where r stands now.
+func (r *recorder) mark() requestMark {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return requestMark{sent: len(r.sent), faults: r.faults()}
+}
+
+// assertRequests checks that the operation since m sent want requests
+// (got, from its Result), besides one more for each server fault it met:
+// a request PowerDNS answered 5xx or that got no answer is sent again, a
+// loaded server's doing rather than the library's choice. A wrong count
+// names every request sent since m.
+func (r *recorder) assertRequests(t *testing.T, m requestMark, want, got int, what string) bool {
+	t.Helper()
+	r.mu.Lock()
+	sent := slices.Clone(r.sent[m.sent:])
+	faults := r.faults() - m.faults
+	r.mu.Unlock()
+	return assert.Equal(t, want+faults, got, "%s: %d request(s) expected, %d of them server faults sent again; sent:\n%s",
+		what, want+faults, faults, strings.Join(sent, "\n"))
 }
 
 // onNextPatch runs hook once, before the next PATCH is sent.

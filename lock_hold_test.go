@@ -63,9 +63,10 @@ func TestLockHold(t *testing.T) {
 		// A create alone: the lock's kind and the metadata, the zone, the
 		// PATCH (and the claim where ownership lives in metadata); the
 		// lock is not freed yet.
+		m := rec.mark()
 		res := create(w, "a")
 		require.Len(t, res.Applied, 1)
-		assert.Equal(t, 3+readsOfOneName(srv, reconcile.OwnershipAuto), res.Requests, "a create alone")
+		rec.assertRequests(t, m, 3+readsOfOneName(srv, reconcile.OwnershipAuto), res.Requests, "a create alone")
 		assert.Zero(t, rec.counts.Method(http.MethodDelete), "the lock is kept")
 		held := lockKinds(t, srv, zone)
 		require.Len(t, held, 1, "the lock kept")
@@ -76,9 +77,10 @@ func TestLockHold(t *testing.T) {
 		assert.Equal(t, []string{"dns-operator"}, postponed.PostponedFor)
 
 		for i := range 3 {
+			m := rec.mark()
 			res := create(w, fmt.Sprintf("run-%d", i))
 			require.Len(t, res.Applied, 1)
-			assert.Equal(t, createUnderKeptLock(srv), res.Requests, "create %d under the lock kept", i)
+			rec.assertRequests(t, m, createUnderKeptLock(srv), res.Requests, fmt.Sprintf("create %d under the lock kept", i))
 		}
 		assert.Equal(t, held, lockKinds(t, srv, zone), "one lock, held all along")
 		assert.Zero(t, rec.counts.Method(http.MethodDelete), "never freed meanwhile")
@@ -90,9 +92,10 @@ func TestLockHold(t *testing.T) {
 		assert.Equal(t, zone, freed.Zone)
 		assert.Equal(t, 1, freed.Result.Requests, "Close's free is an event of its own")
 		assert.Equal(t, 1, rec.counts.Method(http.MethodDelete))
+		m = rec.mark()
 		res = create(w, "after-close")
 		require.Len(t, res.Applied, 1)
-		assert.Equal(t, 4+readsOfOneName(srv, reconcile.OwnershipAuto), res.Requests, "after Close, a create frees its lock")
+		rec.assertRequests(t, m, 4+readsOfOneName(srv, reconcile.OwnershipAuto), res.Requests, "after Close, a create frees its lock")
 		assert.Empty(t, lockKinds(t, srv, zone))
 		frees.none(t, "after Close, in the operation")
 
@@ -150,7 +153,8 @@ func TestLockHoldRunsOut(t *testing.T) {
 		assert.Equal(t, 2, rec.counts.Method(http.MethodDelete))
 		// Nobody waits for the zone: the next create takes a lock at once,
 		// without the clock moving.
-		assert.Equal(t, 3+readsOfOneName(srv, reconcile.OwnershipAuto), create("c").Requests, "a new lock, kept")
+		m := rec.mark()
+		rec.assertRequests(t, m, 3+readsOfOneName(srv, reconcile.OwnershipAuto), create("c").Requests, "a new lock, kept")
 
 		// An operation that ends past the cap under the lock kept has not
 		// looked: the lock is kept for the next one, which reads the
@@ -158,10 +162,12 @@ func TestLockHoldRunsOut(t *testing.T) {
 		// as one taken anew. Nothing is freed.
 		clock.Advance(299 * time.Millisecond)
 		rec.onNextPatch(func() { clock.Advance(time.Millisecond) })
-		assert.Equal(t, createUnderKeptLock(srv), create("d").Requests, "under the lock kept")
+		m = rec.mark()
+		rec.assertRequests(t, m, createUnderKeptLock(srv), create("d").Requests, "under the lock kept")
 		require.Len(t, lockKinds(t, srv, zone), 1)
 		look := 2 - readsOfOneName(srv, reconcile.OwnershipAuto) // the metadata, unless read anyway
-		assert.Equal(t, createUnderKeptLock(srv)+look, create("e").Requests, "under the lock kept, and a look")
+		m = rec.mark()
+		rec.assertRequests(t, m, createUnderKeptLock(srv)+look, create("e").Requests, "under the lock kept, and a look")
 		require.Len(t, lockKinds(t, srv, zone), 1)
 		clock.Advance(299 * time.Millisecond)
 		frees.none(t, "renewed: a new cap")
@@ -238,11 +244,12 @@ func TestLockHoldGivesWayToAWaiter(t *testing.T) {
 		}, 30*time.Second, 10*time.Millisecond, "the other writer waits, and says so")
 
 		rec.counts.Reset()
+		m := rec.mark()
 		res := create(w, "c")
 		// A request PowerDNS answered 500 (4.7.3 on gsqlite3: "database
 		// is locked", the waiting writer polling beside it) is made again.
-		assert.Equal(t, createUnderKeptLock(srv)+2-readsOfOneName(srv, reconcile.OwnershipAuto)+1+rec.counts.Statuses(500, 599), res.Requests,
-			"under the lock kept, a look, and the lock freed: somebody waits (requests: %s)", rec.counts.String())
+		rec.assertRequests(t, m, createUnderKeptLock(srv)+2-readsOfOneName(srv, reconcile.OwnershipAuto)+1, res.Requests,
+			"under the lock kept, a look, and the lock freed: somebody waits")
 		got := <-theirs
 		require.NoError(t, got.err)
 		assert.Len(t, got.res.Applied, 1, "the waiting writer's create goes through")
