@@ -2,7 +2,6 @@ package reconcile_test
 
 import (
 	"context"
-	"net/http"
 	"testing"
 
 	"github.com/joeig/go-powerdns/v3"
@@ -56,7 +55,7 @@ func TestAdoptionReplacesComments(t *testing.T) {
 		adopter, rec := newWriter(t, srv, "dns-operator", reconcile.WithOwnershipStore(kind), reconcile.WithAdoptionReplacing(previousTool))
 		store, err := adopter.OwnershipStore(ctx)
 		require.NoError(t, err)
-		patches := rec.counts.Method(http.MethodPatch)
+		patches := rec.patches()
 		res, err := adopter.Apply(ctx, zone, app)
 		require.NoError(t, err)
 		require.Len(t, res.Applied, 1, "adopted")
@@ -68,11 +67,11 @@ func TestAdoptionReplacesComments(t *testing.T) {
 		case !commentsKept:
 			assert.Empty(t, foreignComments(t, srv, zone, app.Name, "A"), "no comment on this backend")
 		case store == reconcile.OwnershipComments:
-			assert.Equal(t, patches+1, rec.counts.Method(http.MethodPatch), "the ownership record written")
+			assert.Equal(t, patches+1, rec.patches(), "the ownership record written")
 			assert.Equal(t, map[string]string{"ops": "keep me"}, foreignComments(t, srv, zone, app.Name, "A"),
 				"the tool's comment replaced, the others' kept")
 		default:
-			assert.Equal(t, patches, rec.counts.Method(http.MethodPatch), "a claim in metadata: no PATCH")
+			assert.Equal(t, patches, rec.patches(), "a claim in metadata: no PATCH")
 			assert.Equal(t, both, foreignComments(t, srv, zone, app.Name, "A"), "no comment written, none replaced")
 		}
 

@@ -3,7 +3,6 @@ package reconcile_test
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -76,7 +75,7 @@ func TestGroupCommit(t *testing.T) {
 			pdnstest.MustRRset(t, zone, "b4", "A", 300, "192.0.2.4"),
 			pdnstest.MustRRset(t, zone, "b5", "MX", 300, "10 mail.example.net."),
 		}
-		patches := rec.counts.Method(http.MethodPatch)
+		patches := rec.patches()
 		results, errs := heldApplies(ctx, t, w, rec, zone, pdnstest.MustRRset(t, zone, "a", "A", 300, "192.0.2.9"), rest, nil)
 		for i, rr := range rest {
 			require.NoError(t, errs[i], rr.Key().String())
@@ -90,7 +89,7 @@ func TestGroupCommit(t *testing.T) {
 		// Without group commit, one PATCH each. With it, the held Apply's,
 		// then two batches: x.b1 and b1, and the two RRsets of b2, are
 		// never in one.
-		assert.Equal(t, 3, rec.counts.Method(http.MethodPatch)-patches, "PATCHes")
+		assert.Equal(t, 3, rec.patches()-patches, "PATCHes")
 		assert.Zero(t, rec.refusals())
 
 		// The batch read the whole zone: an Apply of a name it did not
@@ -235,7 +234,7 @@ func TestGroupCommitLargeZone(t *testing.T) {
 			pdnstest.MustRRset(t, zone, "n1", "A", 300, "192.0.2.1"),
 			pdnstest.MustRRset(t, zone, "n2", "A", 300, "192.0.2.2"),
 		}
-		patches := rec.counts.Method(http.MethodPatch)
+		patches := rec.patches()
 		results, errs := heldApplies(ctx, t, w, rec, zone, pdnstest.MustRRset(t, zone, "a", "A", 300, "192.0.2.9"), rest, nil)
 		for i, rr := range rest {
 			require.NoError(t, errs[i])
@@ -243,7 +242,7 @@ func TestGroupCommitLargeZone(t *testing.T) {
 			assert.Equal(t, 1, rec.reads(rr.Name), "%s: read by name, once", rr.Name)
 			assert.Equal(t, rr.Records, liveContents(t, srv, zone, rr.Name, "A"))
 		}
-		assert.Equal(t, 2, rec.counts.Method(http.MethodPatch)-patches, "the held Apply's PATCH and the batch's")
+		assert.Equal(t, 2, rec.patches()-patches, "the held Apply's PATCH and the batch's")
 	})
 }
 

@@ -88,6 +88,22 @@ type requestMark struct{ sent, faults int }
 // error (status 0). The library sends each again, and counts both.
 func (r *recorder) faults() int { return r.counts.Statuses(500, 600) + r.counts.Statuses(0, 1) }
 
+// patches counts the PATCHes sent, a PATCH that met a server fault (and
+// was sent again) left out: how many times the library chose to write.
+func (r *recorder) patches() int {
+	return r.counts.Method(http.MethodPatch) - r.counts.Get(http.MethodPatch, 0) - r.patchStatuses(500, 600)
+}
+
+// patchStatuses counts the PATCHes answered with a status from lo up to
+// but not including hi.
+func (r *recorder) patchStatuses(lo, hi int) int {
+	n := 0
+	for status := lo; status < hi; status++ {
+		n += r.counts.Get(http.MethodPatch, status)
+	}
+	return n
+}
+
 // mark returns where r stands now.
 func (r *recorder) mark() requestMark {
 	r.mu.Lock()
