@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -129,6 +130,61 @@ func TestZoneStatus(t *testing.T) {
 
 		_, err = w.ZoneStatus(ctx, "missing-"+zone)
 		assert.True(t, pdnserrors.IsZoneNotFound(err), "%v", err)
+	})
+}
+
+// TestFilteredReadComments pins what docs/powerdns-behaviour.md says of a
+// zone read narrowed by rrset_name and rrset_type: 4.9 and 5.1 answer the
+// RRset asked for alone; 4.7 adds every other RRset of the zone that has a
+// comment, with its comments and no records.
+func TestFilteredReadComments(t *testing.T) {
+	pdnstest.ForEachServer(t, func(t *testing.T, srv *pdnstest.Server) {
+		if srv.Backend == pdnstest.LMDB && !srv.AtLeast(5, 1) {
+			t.Skip("LMDB before 5.1 stores no comments")
+		}
+		t.Parallel()
+		ctx := pdnstest.Context(t)
+		zone := srv.NewZone(t)
+		rrset := func(name, comment string) powerdns.RRset {
+			rr := powerdns.RRset{
+				Name: powerdns.String(name + "." + zone), Type: powerdns.RRTypePtr(powerdns.RRTypeA),
+				TTL: powerdns.Uint32(300), ChangeType: powerdns.ChangeTypePtr(powerdns.ChangeTypeReplace),
+				Records: []powerdns.Record{{Content: powerdns.String("192.0.2.1"), Disabled: powerdns.Bool(false)}},
+			}
+			if comment != "" {
+				rr.Comments = []powerdns.Comment{{Content: powerdns.String(comment), Account: powerdns.String("ops")}}
+			}
+			return rr
+		}
+		rawWrite(t, func(ctx context.Context) error {
+			return srv.Client.Records.Patch(ctx, zone, &powerdns.RRsets{Sets: []powerdns.RRset{rrset("asked", ""), rrset("other", "a note")}})
+		})
+
+		u := srv.URL + "/api/v1/servers/localhost/zones/" + pdnsapi.ZoneID(zone) + "?" +
+			url.Values{"rrset_name": {"asked." + zone}, "rrset_type": {"A"}}.Encode()
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+		require.NoError(t, err)
+		req.Header.Set("X-API-Key", srv.APIKey)
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		require.Equal(t, http.StatusOK, resp.StatusCode)
+		var z struct {
+			RRsets []struct {
+				Name    string            `json:"name"`
+				Records []json.RawMessage `json:"records"`
+			} `json:"rrsets"`
+		}
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&z))
+		answered := map[string]int{}
+		for _, rr := range z.RRsets {
+			answered[strings.TrimSuffix(rr.Name, "."+zone)] = len(rr.Records)
+		}
+		if srv.AtLeast(4, 9) {
+			assert.Equal(t, map[string]int{"asked": 1}, answered, "the RRset asked for alone")
+		} else {
+			assert.Equal(t, map[string]int{"asked": 1, "other": 0}, answered, "4.7: every commented RRset too, without records")
+		}
 	})
 }
 
