@@ -1,7 +1,7 @@
 // Package bench measures how the reconciler writes into a real PowerDNS —
 // a whole zone with Sync, one object at a time with Apply and Remove — on
-// every server of the test matrix (gsqlite3, LMDB, gpgsql behind a
-// round-robin), next to what it replaces or approaches: a per-object
+// every server of the test matrix (gsqlite3, LMDB, gpgsql and gmysql
+// behind a round-robin), next to what it replaces or approaches: a per-object
 // controller without the library (a filtered GET and a PATCH per object,
 // or a blind PATCH per object), and PowerDNS's own floor, prebuilt PATCH
 // bodies plus one GET of the zone, writing the same ownership the library

@@ -153,7 +153,7 @@ func parseRule(f string) (Rule, error) {
 }
 
 // backends are the backends a Selector may name.
-var backends = []string{"gsqlite3", "lmdb", "gpgsql"}
+var backends = []string{"gsqlite3", "lmdb", "gpgsql", "gmysql"}
 
 func checkSelector(sel string) error {
 	if sel == "all" {

@@ -24,6 +24,14 @@ func TestParseRules(t *testing.T) {
 			t.Errorf("rule %d does not survive a round trip: %v %v", i, again, err)
 		}
 	}
+	for _, good := range []string{
+		"a+c:100+1000:gpgsql+gmysql:all:15",            // both SQL backends
+		"a+c:10000:gpgsql/newest+gmysql/newest:noop:5", // the newest of each
+	} {
+		if _, err := ParseRules(good); err != nil {
+			t.Errorf("ParseRules(%q): %v", good, err)
+		}
+	}
 	for _, bad := range []string{
 		"a:1000:all:initial",           // no runs
 		"x:1000:all:initial:15",        // no such writer

@@ -118,7 +118,7 @@ func (r *report) setup(in ReportInput, goBenchTook string) {
 		"(the largest body here is %s), so that they send as many PATCHes as it does. "+
 		"A server is a version on a backend: gsqlite3; LMDB, which refuses RRset comments before 5.1, so that the library keeps ownership in zone "+
 		"metadata there (the *store* column); gpgsql, two PowerDNS frontends on one PostgreSQL database behind a round-robin that sends consecutive "+
-		"requests to alternate frontends (as pods behind a Service). "+
+		"requests to alternate frontends (as pods behind a Service); gmysql, the same on one MariaDB database. "+
 		"Versions are as the servers report them. The load average is the machine's (/proc/loadavg) when the server's "+
 		"measurements began and ended: other work on the machine competes with both PowerDNS and the client for the cores.",
 		r.res.Plan.MaxBodyMB, fmtBytes(r.largestBody())))

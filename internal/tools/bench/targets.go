@@ -10,7 +10,7 @@ import (
 // The targets. Each is a bound on a ratio of medians measured in one run.
 const (
 	// targetSyncOverFloor bounds (a)/(c) in every cell where the library
-	// keeps ownership in comments (gsqlite3 the target, gpgsql and LMDB
+	// keeps ownership in comments (gsqlite3 the target, gpgsql, gmysql and LMDB
 	// from 5.1 held to it too), and in every no-op sync, where (c) is the
 	// GET of the zone, and of its metadata where ownership lives there.
 	targetSyncOverFloor = 1.15
@@ -109,7 +109,7 @@ func (r *report) targets(benches []GoBench) {
 	r.p("## Targets")
 	r.p("Each ratio is of medians measured in this one run, of 15 runs per cell or more unless *measured* says fewer (the plan is in *What is measured*). \"Missed by\" is how far the measured " +
 		"ratio is above the target, relative to the target. (a)/(c) is held to 1.15 on every server whose ownership store is comments: gsqlite3 " +
-		"is the target, gpgsql (two frontends behind a round-robin) and LMDB from 5.1 are reported against the same bound.")
+		"is the target, gpgsql and gmysql (two frontends behind a round-robin) and LMDB from 5.1 are reported against the same bound.")
 	var rows [][]string
 	for _, s := range r.res.Servers {
 		k := s.Key()

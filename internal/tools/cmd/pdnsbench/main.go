@@ -1,6 +1,6 @@
 // Command pdnsbench measures Reconciler.Sync and Reconciler.Apply against
 // per-object writers and against PowerDNS's own floor on every configured
-// PowerDNS server (gsqlite3, LMDB, gpgsql), and writes the report
+// PowerDNS server (gsqlite3, LMDB, gpgsql, gmysql), and writes the report
 // (BENCHMARKS.md) and its chart. `make bench` runs it
 // after the Go benchmarks of package bench, whose output it summarises.
 package main
@@ -20,17 +20,17 @@ import (
 	"github.com/pdnskit/reconcile/pdnstest"
 )
 
-// defaultPlan is what `make bench` measures, chosen to fit in about 35
-// to 40 minutes on a two-core machine over the seven servers of the full
-// matrix (gsqlite3 4.7, 4.9, 5.1; LMDB 4.9, 5.1; gpgsql 4.9, 5.1). Every
-// run begins from a fresh zone and its start state, so a run costs its
-// start state's write besides its own, and gpgsql writes about ten times
-// slower than gsqlite3:
+// defaultPlan is what `make bench` measures, chosen to fit in about 45
+// minutes on a two-core machine over the nine servers of the full matrix
+// (gsqlite3 4.7, 4.9, 5.1; LMDB, gpgsql and gmysql 4.9, 5.1). Every run
+// begins from a fresh zone and its start state, so a run costs its start
+// state's write besides its own, and gpgsql and gmysql write about ten
+// times slower than gsqlite3:
 //
 //   - Sync (a) and the floor (c) in every scenario, 15 runs per cell, at
 //     100, 1,000 and 10,000 RRsets on gsqlite3 and LMDB, at 100 and 1,000
-//     on gpgsql, whose 10,000-RRset initial and no-op syncs run on the
-//     newest gpgsql, 5 runs per cell;
+//     on gpgsql and gmysql, whose 10,000-RRset initial and no-op syncs run
+//     on the newest of each, 5 runs per cell;
 //   - 100,000 RRsets, initial and no-op syncs, 5 runs per cell, on the
 //     newest gsqlite3 and the newest LMDB only;
 //   - for the ownership table, the floor without ownership (c0) at 1,000
@@ -47,8 +47,8 @@ import (
 //     1%-changed and the no-op syncs, 3 of the 10% removed; its initial
 //     sync (half a minute a run for each writer) is left out.
 const defaultPlan = "a+c:100+1000+10000:gsqlite3+lmdb:all:15 " +
-	"a+c:100+1000:gpgsql:all:15 " +
-	"a+c:10000:gpgsql/newest:initial+noop:5 " +
+	"a+c:100+1000:gpgsql+gmysql:all:15 " +
+	"a+c:10000:gpgsql/newest+gmysql/newest:initial+noop:5 " +
 	"a+c:100000:gsqlite3/newest+lmdb/newest:initial+noop:5 " +
 	"c0:1000+10000:gsqlite3/newest+lmdb/4.9:all:15 " +
 	"c0:1000:gpgsql/newest:all:15 " +
@@ -77,7 +77,7 @@ func run() error {
 		warmup     = flag.Int("warmup", 1, "untimed runs before the first scenario at each size, for the writers that are not per object")
 		maxBodyMB  = flag.Int("max-body-mb", 8, "the servers' webserver-max-bodysize in MB (PowerDNS's default is 2)")
 		versions   = flag.String("versions", "", "only the servers whose version starts with one of these, comma-separated")
-		backends   = flag.String("backends", "", "only the servers of these backends (gsqlite3, lmdb, gpgsql), comma-separated")
+		backends   = flag.String("backends", "", "only the servers of these backends (gsqlite3, lmdb, gpgsql, gmysql), comma-separated")
 		cpuProfile = flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 		command    = flag.String("command", "", "the command line to quote in the report (default: this one)")
 		saveTo     = flag.String("save", filepath.Join(os.TempDir(), "pdnsbench-results.json"), "also write the measurements to this JSON file (\"\" for none), from which -render can write the report again")
