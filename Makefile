@@ -128,8 +128,8 @@ demo:
 	@eval "$$($(SERVERS))" && $(GO) run ./examples/gateway
 
 ## bench: the Go benchmarks of the pure pipeline, then Reconciler.Sync and Reconciler.Apply against per-object
-## writers and PowerDNS's floor on every configured PowerDNS (gsqlite3, LMDB, gpgsql), as the default plan of
-## internal/tools/cmd/pdnsbench says (about 35 minutes); writes BENCHMARKS.md and docs/bench-sync.png.
+## writers and PowerDNS's floor on every configured PowerDNS (gsqlite3, LMDB, gpgsql, gmysql), as the default plan
+## of internal/tools/cmd/pdnsbench says (about 45 minutes); writes BENCHMARKS.md and docs/bench-sync.png.
 ## The tooling is the module internal/tools; pdnsbench runs from the root, where its paths point.
 BENCH_PIPELINE := -C internal/tools/bench test -run '^$$' -benchmem -bench Pipeline -count 5 .
 BENCH_PARTS    := -C internal/tools/bench test -run '^$$' -benchmem -bench 'Canonicalise|Check' -count 3 .
