@@ -42,7 +42,20 @@ type FuzzResult struct {
 	Crasher string
 	// Output is the end of go test's output when the campaign failed.
 	Output string
+	// DeadlineRaces counts the campaigns of this target that Go's fuzzing
+	// coordinator ended with "context deadline exceeded" at the end of the
+	// budget and no input written (go.dev/issue/75804, fixed in Go 1.27:
+	// under CPU starvation a worker still busy when -fuzztime runs out is
+	// reported as a failure). Such a campaign found nothing and is run
+	// again, up to maxDeadlineRaces times; the fields above are the last
+	// campaign's, and RaceOutput the end of the first raced one.
+	DeadlineRaces int
+	RaceOutput    string
 }
+
+// maxDeadlineRaces bounds how often a campaign ended by Go's fuzzing
+// deadline race is run again before its failure is reported as it is.
+const maxDeadlineRaces = 2
 
 // ListFuzzTargets lists every fuzz test of the packages (as go test -list
 // '^Fuzz' finds them), run from dir.
@@ -88,8 +101,43 @@ var (
 	baselineLine = regexp.MustCompile(`gathering baseline coverage: (\d+)/(\d+) completed`)
 )
 
-// RunFuzz fuzzes one target for budget (go test -fuzz), from dir.
+// RunFuzz fuzzes one target for budget (go test -fuzz), from dir. A
+// campaign that Go's coordinator ended by its own deadline race, with no
+// failing input, is run again (see FuzzResult.DeadlineRaces).
 func RunFuzz(ctx context.Context, dir string, t FuzzTarget, budget time.Duration) (FuzzResult, error) {
+	var races int
+	var raceOutput string
+	for {
+		res, err := runFuzzOnce(ctx, dir, t, budget)
+		if err != nil || !res.endedByDeadlineRace() || races == maxDeadlineRaces {
+			res.DeadlineRaces, res.RaceOutput = races, raceOutput
+			return res, err
+		}
+		if races == 0 {
+			raceOutput = res.Output
+		}
+		races++
+	}
+}
+
+// endedByDeadlineRace reports whether a failed campaign failed only by the
+// coordinator's "context deadline exceeded", with no failing input.
+func (r *FuzzResult) endedByDeadlineRace() bool {
+	if !r.Failed || r.Crasher != "" {
+		return false
+	}
+	lines := strings.Split(r.Output, "\n")
+	for i, line := range lines {
+		if strings.HasPrefix(line, "--- FAIL: "+r.Target.Name+" ") {
+			rest := lines[i+1:]
+			return len(rest) > 0 && strings.TrimSpace(rest[0]) == "context deadline exceeded" &&
+				(len(rest) == 1 || strings.TrimSpace(rest[1]) == "FAIL")
+		}
+	}
+	return false
+}
+
+func runFuzzOnce(ctx context.Context, dir string, t FuzzTarget, budget time.Duration) (FuzzResult, error) {
 	res := FuzzResult{Target: t, Budget: budget}
 	cmd := exec.CommandContext(ctx, "go", "test", "-run", "^$", "-fuzz", "^"+t.Name+"$",
 		"-fuzztime", budget.String(), t.Package)

@@ -35,3 +35,39 @@ FAIL`, FuzzResult{Execs: 100, Corpus: 3, Elapsed: 2 * time.Second, Crasher: "tes
 		})
 	}
 }
+
+func TestEndedByDeadlineRace(t *testing.T) {
+	target := FuzzTarget{Package: "example.com/p", Name: "FuzzX"}
+	cases := []struct {
+		name   string
+		result FuzzResult
+		want   bool
+	}{
+		{"passed", FuzzResult{Target: target}, false},
+		{"deadline race, no input", FuzzResult{Target: target, Failed: true, Output: `fuzz: elapsed: 21s, execs: 43281 (0/sec), new interesting: 74 (total: 86)
+--- FAIL: FuzzX (21.05s)
+    context deadline exceeded
+FAIL
+exit status 1
+FAIL	example.com/p	21.133s`}, true},
+		{"crasher", FuzzResult{Target: target, Failed: true, Crasher: "testdata/fuzz/FuzzX/0123abcd", Output: `--- FAIL: FuzzX (2.01s)
+    context deadline exceeded
+FAIL`}, false},
+		{"the target's own failure", FuzzResult{Target: target, Failed: true, Output: `--- FAIL: FuzzX (2.01s)
+    --- FAIL: FuzzX (0.00s)
+        fuzz_test.go:12: context deadline exceeded
+FAIL`}, false},
+		{"more after the deadline", FuzzResult{Target: target, Failed: true, Output: `--- FAIL: FuzzX (20.01s)
+    context deadline exceeded
+    fuzz_test.go:12: something else
+FAIL`}, false},
+		{"another target's line", FuzzResult{Target: target, Failed: true, Output: `--- FAIL: FuzzXY (20.01s)
+    context deadline exceeded
+FAIL`}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			assert.Equal(t, c.want, c.result.endedByDeadlineRace())
+		})
+	}
+}

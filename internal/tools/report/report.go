@@ -325,12 +325,19 @@ func (r *Report) fuzz(b *strings.Builder) {
 				result += ": crasher " + f.Crasher + " (kept as a regression seed)"
 			}
 		}
+		if f.DeadlineRaces > 0 {
+			result += fmt.Sprintf(" (run %d times: Go's fuzzing coordinator ended %d earlier campaign(s) with \"context deadline exceeded\" and no input, go.dev/issue/75804)",
+				f.DeadlineRaces+1, f.DeadlineRaces)
+		}
 		p("| `%s` | %d | %d (%d) | %s | %s |\n", f.Target, f.Execs, f.NewInteresting, f.Corpus, baseline, result)
 	}
 	p("\n")
 	for _, f := range r.Fuzz {
 		if f.Failed {
 			p("`%s`:\n\n```\n%s\n```\n\n", f.Target, f.Output)
+		}
+		if f.DeadlineRaces > 0 {
+			p("`%s`, the first campaign ended by the coordinator's deadline race:\n\n```\n%s\n```\n\n", f.Target, f.RaceOutput)
 		}
 	}
 	if r.FuzzErr != "" {

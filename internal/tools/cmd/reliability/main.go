@@ -236,6 +236,11 @@ func fuzz(ctx context.Context, root string, f flags, logw io.Writer) ([]report.F
 		if err != nil {
 			return out, err
 		}
+		if r.DeadlineRaces > 0 {
+			fmt.Fprintf(logw, "fuzz %s: %d campaign(s) ended by Go's fuzzing deadline race (go.dev/issue/75804), run again\n%s\n",
+				t, r.DeadlineRaces, r.RaceOutput)
+			fmt.Fprintf(os.Stderr, "[reliability]   %d campaign(s) ended by Go's fuzzing deadline race with no input (go.dev/issue/75804); run again\n", r.DeadlineRaces)
+		}
 		fmt.Fprintf(logw, "fuzz %s: %d execs, failed %t\n%s\n", t, r.Execs, r.Failed, r.Output)
 		fmt.Fprintf(os.Stderr, "[reliability]   %d executions, %d new interesting (corpus %d), corpus run first %d/%d, failed: %t %s\n",
 			r.Execs, r.NewInteresting, r.Corpus, r.BaselineDone, r.BaselineOf, r.Failed, r.Crasher)
