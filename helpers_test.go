@@ -37,7 +37,9 @@ type recorder struct {
 	mu          sync.Mutex
 	beforePatch func()
 	// namesRead counts the reads narrowed to one name (rrset_name), by
-	// name; wholeRead the reads of a zone with every RRset.
+	// name; wholeRead the reads of a zone with every RRset. Neither
+	// counts a read that met a server fault (a 5xx or no answer): the
+	// library sends it again, a loaded server's doing, not its choice.
 	namesRead map[string]int
 	wholeRead int
 	// sent is every request, as "METHOD path?query status", for the
@@ -46,19 +48,6 @@ type recorder struct {
 }
 
 func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
-	if name := req.URL.Query().Get("rrset_name"); req.Method == http.MethodGet && name != "" {
-		r.mu.Lock()
-		if r.namesRead == nil {
-			r.namesRead = make(map[string]int)
-		}
-		r.namesRead[name]++
-		r.mu.Unlock()
-	} else if req.Method == http.MethodGet && strings.Contains(req.URL.Path, "/zones/") && !strings.Contains(req.URL.Path, "/metadata") &&
-		req.URL.Query().Get("rrsets") != "false" {
-		r.mu.Lock()
-		r.wholeRead++
-		r.mu.Unlock()
-	}
 	if req.Method == http.MethodPatch {
 		r.mu.Lock()
 		hook := r.beforePatch
@@ -76,8 +65,25 @@ func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	r.counts.Observe(req.Method, status)
 	r.mu.Lock()
 	r.sent = append(r.sent, fmt.Sprintf("%s %s %d", req.Method, req.URL.RequestURI(), status))
+	if req.Method == http.MethodGet && answered(resp, err) {
+		if name := req.URL.Query().Get("rrset_name"); name != "" {
+			if r.namesRead == nil {
+				r.namesRead = make(map[string]int)
+			}
+			r.namesRead[name]++
+		} else if strings.Contains(req.URL.Path, "/zones/") && !strings.Contains(req.URL.Path, "/metadata") &&
+			req.URL.Query().Get("rrsets") != "false" {
+			r.wholeRead++
+		}
+	}
 	r.mu.Unlock()
 	return resp, err
+}
+
+// answered reports whether a request got an answer the library acts on:
+// not a server fault (a 5xx, or no answer), which it sends again.
+func answered(resp *http.Response, err error) bool {
+	return err == nil && resp.StatusCode < 500
 }
 
 // requestMark is where a recorder stood before an operation: its requests

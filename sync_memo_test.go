@@ -17,7 +17,8 @@ import (
 	"github.com/pdnskit/reconcile/rrset"
 )
 
-// queryCounter counts the requests whose query holds query.
+// queryCounter counts the requests whose query holds query, leaving out
+// those that met a server fault (see answered).
 type queryCounter struct {
 	base  http.RoundTripper
 	query string
@@ -25,10 +26,11 @@ type queryCounter struct {
 }
 
 func (c *queryCounter) RoundTrip(req *http.Request) (*http.Response, error) {
-	if strings.Contains(req.URL.RawQuery, c.query) {
+	resp, err := c.base.RoundTrip(req)
+	if strings.Contains(req.URL.RawQuery, c.query) && answered(resp, err) {
 		c.n.Add(1)
 	}
-	return c.base.RoundTrip(req)
+	return resp, err
 }
 
 // TestNoOpSyncReadsTheSerial: where PowerDNS raises the serial on every API
